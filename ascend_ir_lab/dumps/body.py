@@ -1,0 +1,123 @@
+"""Questions about the text of one Dump: where its IR ends, its scope, and message levels.
+
+All functions take the log's bytes and offsets; they look at a few lines, never at the
+whole body, so the cost of reading a log does not grow with the size of its snapshots.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A column-0 line that belongs to MLIR text: closing brace, attribute/type alias, resource
+# blob delimiters, generic op, or an op name such as `module`, `func.func`, `tt.func`.
+_MLIR_LINE = re.compile(rb"^(?:\}|#|!|\{-#|\"|module\b|[a-z_][\w$]*(?:\.[\w$]+)+\b)")
+# A column-0 line that belongs to LLVM IR or machine IR.
+_LLVM_LINE = re.compile(
+    rb"^(?:\}|!|@|%|\$|;|#|attributes |declare |define |source_filename|target |bb\.|"
+    rb"[A-Z][\w ]*(?:Ins|Objects|Constants|Tables?):|---|\.\.\.|name:|body:)"
+)
+_OPENS = (b"{", b"(", b",", b"[")
+
+_LEVELS = (
+    (re.compile(rb"\berror\b|\[ERROR\]|^Traceback|^LLVM ERROR|Error:", re.I), "error"),
+    (re.compile(rb"\bwarning\b|\[WARN(?:ING)?\]", re.I), "warning"),
+    (re.compile(rb"\bnote\b|\bremark\b"), "note"),
+    (re.compile(rb"\[INFO\]|^INFO\b"), "info"),
+)
+
+_SCOPE_SYM = re.compile(
+    rb"^\"?(?P<op>[a-z_][\w$]*(?:\.[\w$]+)+)\"?(?:\s+(?:public|private|nested))?\s+"
+    rb"@(?P<sym>\"[^\"]*\"|[\w$.-]+)"
+)
+_LLVM_DEFINE = re.compile(rb"^define\b[^@\n]*@(?P<sym>\"[^\"]*\"|[\w$.-]+)")
+_MACHINE_FN = re.compile(rb"^# Machine code for function (?P<sym>[^:\s]+):")
+
+
+def ir_end(data: bytes, body_start: int, region_end: int, family: str) -> tuple[int, int, bool]:
+    """Split a region after a header into IR and trailing non-IR lines.
+
+    Returns (ir_end, text_start, truncated): IR is [body_start, ir_end), the blank lines
+    after it run to text_start, and [text_start, region_end) holds messages (possibly none).
+    A Dump is truncated when its last IR line is not a line IR can end with.
+    """
+    pattern = _LLVM_LINE if family.startswith("llvm") else _MLIR_LINE
+    end = region_end
+    text_start = region_end
+    while end > body_start:
+        line_start = max(data.rfind(b"\n", body_start, end - 1) + 1, body_start)
+        line = data[line_start:end].rstrip()
+        if not line:
+            end = line_start
+            continue
+        if line[:1] in (b" ", b"\t") or pattern.match(line):
+            truncated = (
+                line[:1] in (b" ", b"\t")
+                or line.endswith(_OPENS)
+                or not data[line_start:end].endswith(b"\n")
+            )
+            return end, _blank_run_end(data, end, text_start), truncated
+        text_start = line_start  # a message line: everything from here on is text
+        end = line_start
+    return body_start, _blank_run_end(data, body_start, text_start), False
+
+
+def _blank_run_end(data: bytes, start: int, limit: int) -> int:
+    """End of the blank lines that follow `start`, not beyond `limit`."""
+    pos = start
+    while pos < limit:
+        nl = data.find(b"\n", pos, limit)
+        stop = limit if nl < 0 else nl + 1
+        if data[pos:stop].strip():
+            return pos
+        pos = stop
+    return limit
+
+
+def infer_scope(data: bytes, body_start: int, body_end: int, family: str) -> str:
+    """The scope a header did not name, read from the first op of the body."""
+    pos = body_start
+    for _ in range(100_000):
+        if pos >= body_end:
+            break
+        nl = data.find(b"\n", pos, body_end)
+        stop = body_end if nl < 0 else nl
+        line = data[pos : min(stop, pos + 512)]
+        pos = stop + 1
+        if not line.strip():
+            continue
+        if family.startswith("llvm"):
+            scope = _llvm_scope(line)
+            if scope is not None:
+                return scope
+            continue
+        if line[:1] in (b"#", b"!"):
+            continue  # attribute and type aliases precede the op
+        return _mlir_scope(line)
+    return "module" if family.startswith("llvm") else "builtin.module"
+
+
+def _mlir_scope(line: bytes) -> str:
+    if line.startswith((b"module", b'"builtin.module"')):
+        return "builtin.module"
+    m = _SCOPE_SYM.match(line)
+    if m:
+        return f"{m['op'].decode()} @{m['sym'].decode(errors='replace').strip(chr(34))}"
+    op = line.split(None, 1)[0].strip(b'"').decode(errors="replace")
+    return op or "builtin.module"
+
+
+def _llvm_scope(line: bytes) -> str | None:
+    if line.startswith(b"; ModuleID") or line.startswith(b"source_filename"):
+        return "module"
+    m = _LLVM_DEFINE.match(line) or _MACHINE_FN.match(line)
+    if m:
+        return f"function @{m['sym'].decode(errors='replace').strip(chr(34))}"
+    return None
+
+
+def message_level(line: bytes) -> str:
+    """Classify a message line: error, warning, note, info or plain text."""
+    for pattern, level in _LEVELS:
+        if pattern.search(line):
+            return level
+    return "text"

@@ -1,0 +1,224 @@
+"""The Timeline: the ordered Dumps of one compilation, with per-scope predecessors.
+
+Reading only indexes offsets. Snapshots (content hashes), line counts and interned lines are
+computed on first use, once, and cached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
+from ascend_ir_lab.errors import InputError
+
+_WHICH = re.compile(r"^(?P<name>.+?)(?:\[?#(?P<k>-?\d+)\]?)?$")
+
+
+class Timeline:
+    """Ordered Dumps across the Stages of one Run (or one log), plus messages and warnings."""
+
+    def __init__(
+        self,
+        logs: Sequence[tuple[LogInfo, bytes]],
+        dumps: Sequence[Dump],
+        messages: Sequence[Message] = (),
+        warnings: Sequence[str] = (),
+        *,
+        title: str = "",
+        run: dict[str, Any] | None = None,
+        path: str = "",
+    ) -> None:
+        self.logs = [info for info, _ in logs]
+        self._data = [data for _, data in logs]
+        self.dumps = list(dumps)
+        self.messages = list(messages)
+        self.warnings = list(warnings)
+        self.title = title
+        self.run = run
+        self.path = path
+        self._snap: list[int] | None = None
+        self._prev: list[int] | None = None
+        self._next: list[int] | None = None
+        self._line_counts: dict[int, int] = {}
+        self.line_table: list[str] = []
+        self._line_ids: dict[str, int] = {}
+
+    # -- stages ----------------------------------------------------------------------------
+    @property
+    def stages(self) -> list[str]:
+        """Stage names in the order they first appear."""
+        return list(dict.fromkeys([d.stage for d in self.dumps] + [i.stage for i in self.logs]))
+
+    def __len__(self) -> int:
+        return len(self.dumps)
+
+    def __repr__(self) -> str:
+        changed = sum(self.changed_flags())
+        return (
+            f"<Timeline {self.title or self.path!r}: {len(self.dumps)} dumps, {changed} changed, "
+            f"stages {', '.join(self.stages)}>"
+        )
+
+    # -- text ------------------------------------------------------------------------------
+    def raw(self, dump: Dump | int) -> bytes:
+        """The IR bytes of a Dump, exactly as printed."""
+        d = self._dump(dump)
+        return bytes(self._data[d.log_id][d.body_start : d.body_end])
+
+    def text(self, dump: Dump | int) -> str:
+        """The IR text of a Dump."""
+        return self.raw(dump).decode("utf-8", "replace")
+
+    def lines(self, dump: Dump | int) -> list[str]:
+        """The IR lines of a Dump, without line ends."""
+        return self.text(dump).splitlines()
+
+    def line_count(self, dump: Dump | int) -> int:
+        """Number of IR lines of a Dump."""
+        d = self._dump(dump)
+        n = self._line_counts.get(d.index)
+        if n is None:
+            raw = self.raw(d)
+            n = raw.count(b"\n") + (1 if raw and not raw.endswith(b"\n") else 0)
+            self._line_counts[d.index] = n
+        return n
+
+    def line_ids(self, dump: Dump | int) -> list[int]:
+        """The Dump's lines as ids into `line_table`; each distinct line is stored once."""
+        ids = self._line_ids
+        table = self.line_table
+        out = []
+        for line in self.lines(dump):
+            i = ids.get(line)
+            if i is None:
+                i = ids[line] = len(table)
+                table.append(line)
+            out.append(i)
+        return out
+
+    def log_bytes(self, log_id: int) -> bytes:
+        """The whole text of one log, as read."""
+        return bytes(self._data[log_id])
+
+    # -- snapshots and predecessors ---------------------------------------------------------
+    def snapshot(self, dump: Dump | int) -> int:
+        """Snapshot id: equal ids mean byte-identical IR."""
+        return self._snapshots()[self._dump(dump).index]
+
+    def snapshot_count(self) -> int:
+        """How many distinct snapshots the Timeline holds."""
+        return len(set(self._snapshots()))
+
+    def _snapshots(self) -> list[int]:
+        if self._snap is None:
+            ids: dict[bytes, int] = {}
+            snap = []
+            for d in self.dumps:
+                view = memoryview(self._data[d.log_id])
+                digest = hashlib.sha1(view[d.body_start : d.body_end]).digest()
+                view.release()
+                snap.append(ids.setdefault(digest, len(ids)))
+            self._snap = snap
+        return self._snap
+
+    def _links(self) -> tuple[list[int], list[int]]:
+        if self._prev is None or self._next is None:
+            last: dict[tuple[str, str], int] = {}
+            prev = [-1] * len(self.dumps)
+            nxt = [-1] * len(self.dumps)
+            for d in self.dumps:
+                key = (d.stage, d.scope)
+                p = last.get(key, -1)
+                prev[d.index] = p
+                if p >= 0:
+                    nxt[p] = d.index
+                last[key] = d.index
+            self._prev, self._next = prev, nxt
+        return self._prev, self._next
+
+    def previous(self, dump: Dump | int) -> Dump | None:
+        """The previous Dump of the same scope in the same stage."""
+        p = self._links()[0][self._dump(dump).index]
+        return self.dumps[p] if p >= 0 else None
+
+    def following(self, dump: Dump | int) -> Dump | None:
+        """The next Dump of the same scope in the same stage."""
+        n = self._links()[1][self._dump(dump).index]
+        return self.dumps[n] if n >= 0 else None
+
+    def change(self, dump: Dump | int) -> tuple[Dump | None, Dump | None]:
+        """(old, new): the two states that show what this Dump's pass did to its scope.
+
+        After-dumps compare with the scope's previous state; before-dumps (upstream Triton
+        prints only those) with the scope's next state, which is the pass's output.
+        """
+        d = self._dump(dump)
+        if d.phase == "before":
+            return d, self.following(d)
+        return self.previous(d), d
+
+    def changed(self, dump: Dump | int) -> bool:
+        """Whether the pass changed its scope (the first Dump of a scope counts as changed)."""
+        return self.changed_flags()[self._dump(dump).index]
+
+    def changed_flags(self) -> list[bool]:
+        """`changed` for every Dump, computed in one pass."""
+        snap = self._snapshots()
+        prev, nxt = self._links()
+        flags = []
+        for d in self.dumps:
+            if d.phase == "before":
+                n = nxt[d.index]
+                flags.append(n >= 0 and snap[n] != snap[d.index])
+            else:
+                p = prev[d.index]
+                flags.append(p < 0 or snap[p] != snap[d.index])
+        return flags
+
+    # -- selection -------------------------------------------------------------------------
+    def select(self, which: str | int) -> Dump:
+        """A Dump by index (`12`, `-1`), `first`, `last`, or `[stage:]pass[#k]` (k from 1)."""
+        if not self.dumps:
+            raise InputError("the timeline has no dumps")
+        if isinstance(which, int) or str(which).lstrip("-").isdigit():
+            i = int(which)
+            if not -len(self.dumps) <= i < len(self.dumps):
+                raise InputError(f"dump index {i} out of range 0..{len(self.dumps) - 1}")
+            return self.dumps[i]
+        which = str(which).strip()
+        if which in ("last", "first"):
+            return self.dumps[-1 if which == "last" else 0]
+        return self._select_pass(which)
+
+    def _select_pass(self, which: str) -> Dump:
+        m = _WHICH.match(which)
+        assert m is not None
+        name, k = m["name"], int(m["k"] or 1)
+        stage = None
+        head, sep, rest = name.partition(":")
+        if sep and head in self.stages:
+            stage, name = head, rest
+        hits = [d for d in self.dumps if self._matches(d, name, stage)]
+        if not hits:
+            raise InputError(f"no dump of pass {name!r}" + (f" in stage {stage}" if stage else ""))
+        if not -len(hits) <= (k - 1 if k > 0 else k) < len(hits) or k == 0:
+            raise InputError(f"pass {name!r} runs {len(hits)} times; #{k} does not exist")
+        return hits[k - 1 if k > 0 else k]
+
+    @staticmethod
+    def _matches(d: Dump, name: str, stage: str | None) -> bool:
+        if stage is not None and d.stage != stage:
+            return False
+        low = name.lower()
+        return d.arg.lower() == low or d.pass_name.lower() == low
+
+    def occurrence(self, dump: Dump | int) -> int:
+        """k such that `select(f"{label}#{k}")` is this Dump."""
+        d = self._dump(dump)
+        return 1 + sum(1 for e in self.dumps[: d.index] if e.label == d.label)
+
+    def _dump(self, dump: Dump | int) -> Dump:
+        return self.dumps[dump] if isinstance(dump, int) else dump

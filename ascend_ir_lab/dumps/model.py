@@ -29,6 +29,9 @@ class Dump:
     body_end: int  # one past the last byte of IR (its final newline included)
     end: int  # one past the segment: IR plus the blank lines that follow it
     truncated: bool = False
+    # The op the IR text holds: differs from `scope` under module-scope printing, where a
+    # function pass's Dump shows the whole module. Predecessors are found by this.
+    holds: str = ""
 
     @property
     def span(self) -> tuple[int, int]:

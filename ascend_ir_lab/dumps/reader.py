@@ -57,10 +57,11 @@ def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> 
         region_end = headers[n + 1][0] if n + 1 < len(headers) else size
         index = first_index + n
         body_end, text_start, truncated = _split_region(data, body_start, region_end, header)
-        scope = header.scope or infer_scope(data, body_start, body_end, header.family)
+        holds = _holds(data, body_start, body_end, header)
         dump = Dump(
-            index, stage, header.pass_name, header.arg, header.options, header.phase, scope,
-            header.family, log_id, start, body_start, body_end, text_start, truncated,
+            index, stage, header.pass_name, header.arg, header.options, header.phase,
+            header.scope or holds, header.family, log_id, start, body_start, body_end,
+            text_start, truncated, holds,
         )  # fmt: skip
         out.dumps.append(dump)
         out.segments.append(Segment("dump", start, text_start, index))
@@ -81,6 +82,13 @@ def _split_region(data: bytes, body_start: int, region_end: int, header: Header)
         # `}` at column 0 closes the top-level op: nothing after it but blank lines.
         return region_end - (len(tail) - len(stripped)) + 1, region_end, False
     return ir_end(data, body_start, region_end, header.family)
+
+
+def _holds(data: bytes, body_start: int, body_end: int, header: Header) -> str:
+    """The scope the IR text holds (cheap for the common `module {` start)."""
+    if header.scope == "builtin.module" or data[body_start : body_start + 7] == b"module ":
+        return "builtin.module"
+    return infer_scope(data, body_start, body_end, header.family)
 
 
 def _add_text(

@@ -74,7 +74,7 @@ class _Builder:
             scope = "module"
         d = Dump(
             len(self.dumps), stage, f"{stage} output", path.name, "", "artifact", scope,
-            family, log_id, 0, 0, len(data), len(data),
+            family, log_id, 0, 0, len(data), len(data), False, scope,
         )  # fmt: skip
         self.logs[-1][0].segments.append(_segment(d))
         self.dumps.append(d)

@@ -130,7 +130,7 @@ class Timeline:
             prev = [-1] * len(self.dumps)
             nxt = [-1] * len(self.dumps)
             for d in self.dumps:
-                key = (d.stage, d.scope)
+                key = (d.stage, d.holds or d.scope)
                 p = last.get(key, -1)
                 prev[d.index] = p
                 if p >= 0:
@@ -140,7 +140,11 @@ class Timeline:
         return self._prev, self._next
 
     def previous(self, dump: Dump | int) -> Dump | None:
-        """The previous Dump of the same scope in the same stage."""
+        """The previous Dump of the same scope in the same stage.
+
+        Under module-scope printing every Dump holds the whole module, so the previous state
+        is the previous module Dump, whichever pass's scope its header names.
+        """
         p = self._links()[0][self._dump(dump).index]
         return self.dumps[p] if p >= 0 else None
 

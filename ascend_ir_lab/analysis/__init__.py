@@ -1,0 +1,1 @@
+"""Questions about a Timeline, answered as plain data (no rendering, no processes)."""

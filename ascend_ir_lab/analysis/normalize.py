@@ -1,0 +1,107 @@
+"""Normalise IR lines before comparing them: drop locations, canonical SSA names, whitespace."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_LOC_ALIAS = re.compile(r"^#loc\d*\s*=\s*loc\(")
+_SSA = re.compile(r"%[\w$.-]+(?=[^\w$.-]|$)")
+_BLOCK = re.compile(r"\^[\w$.-]+")
+_SPACE = re.compile(r"\s+")
+_LOC_START = re.compile(r"\s*(?<![\w#$.])loc\(")
+
+
+@dataclass(frozen=True, slots=True)
+class Normalization:
+    """Which differences to ignore when comparing two snapshots."""
+
+    locations: bool = False  # drop `#locN = loc(...)` lines and ` loc(...)` suffixes
+    ssa: bool = False  # rename %values and ^blocks in order of first appearance
+    whitespace: bool = False  # collapse runs of whitespace, strip line ends
+
+    @classmethod
+    def parse(cls, spec: str | Iterable[str] | bool | None) -> Normalization:
+        """From `True` (all), a comma list such as "loc,ssa", or None (nothing)."""
+        if spec is True:
+            return cls(True, True, True)
+        if not spec:
+            return cls()
+        words = spec.split(",") if isinstance(spec, str) else list(spec)
+        known = {"loc": "locations", "locs": "locations", "locations": "locations",
+                 "ssa": "ssa", "ws": "whitespace", "whitespace": "whitespace"}  # fmt: skip
+        bad = [w for w in words if w.strip() not in known and w.strip() != "all"]
+        if bad:
+            raise ValueError(f"unknown normalisation {bad[0]!r}: use loc, ssa, whitespace or all")
+        if any(w.strip() == "all" for w in words):
+            return cls(True, True, True)
+        return cls(**{known[w.strip()]: True for w in words})
+
+    @property
+    def active(self) -> bool:
+        """Whether anything is normalised at all."""
+        return self.locations or self.ssa or self.whitespace
+
+
+def strip_loc(line: str) -> str:
+    """Remove every ` loc(...)` (balanced parentheses, strings respected) from a line."""
+    out = []
+    pos = 0
+    for m in _LOC_START.finditer(line):
+        if m.start() < pos:
+            continue  # a loc( nested inside one already removed
+        close = _matching_paren(line, m.end() - 1)
+        out.append(line[pos : m.start()])
+        pos = close + 1
+    out.append(line[pos:])
+    return "".join(out)
+
+
+def _matching_paren(line: str, open_at: int) -> int:
+    """Index of the `)` closing the `(` at `open_at` (end of line if unbalanced)."""
+    depth, in_str, j = 0, False, open_at
+    while j < len(line):
+        c = line[j]
+        if in_str:
+            if c == "\\":
+                j += 1
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+        j += 1
+    return len(line) - 1
+
+
+def normalize_lines(lines: list[str], norm: Normalization) -> list[str]:
+    """Apply `norm` to the lines of one snapshot (names are canonical per snapshot)."""
+    if not norm.active:
+        return lines
+    out = lines
+    if norm.locations:
+        out = [strip_loc(s) for s in out if not _LOC_ALIAS.match(s)]
+    if norm.ssa:
+        out = _canonical_names(out)
+    if norm.whitespace:
+        out = [_SPACE.sub(" ", s).strip() for s in out]
+    return out
+
+
+def _canonical_names(lines: list[str]) -> list[str]:
+    values: dict[str, str] = {}
+    blocks: dict[str, str] = {}
+
+    def value(m: re.Match[str]) -> str:
+        return values.setdefault(m.group(0), f"%v{len(values)}")
+
+    def block(m: re.Match[str]) -> str:
+        return blocks.setdefault(m.group(0), f"^bb{len(blocks)}")
+
+    return [_BLOCK.sub(block, _SSA.sub(value, s)) for s in lines]

@@ -1,0 +1,154 @@
+"""Op census per Dump and op lifecycle across a Timeline."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ascend_ir_lab.dumps import Dump, Timeline
+
+# `%a, %b = dialect.op`, `dialect.op ...`, `"dialect.op"(...)` at the start of a line.
+_MLIR_OP = re.compile(
+    r"^[ \t]*(?:%[\w$.#:-]+(?:[ \t]*,[ \t]*%[\w$.#:-]+)*[ \t]*=[ \t]*)?\"?"
+    r"([a-z_][\w$]*(?:\.[\w$]+)+)\"?(?=[\s(<{\[:\"]|$)",
+    re.M,
+)
+# LLVM IR instructions: `%x = add ...`, `store ...`, `call ...` inside a function body.
+_LLVM_OP = re.compile(r"^[ \t]+(?:%[\w$.-]+[ \t]*=[ \t]*)?(?:tail |musttail |notail )?([a-z][a-z0-9_]*)\b", re.M)
+
+
+def census_text(text: str, family: str = "mlir") -> Counter[str]:
+    """`dialect.op` counts (LLVM IR: instruction names) in one IR text."""
+    pattern = _LLVM_OP if family.startswith("llvm") else _MLIR_OP
+    return Counter(pattern.findall(text))
+
+
+class Census:
+    """Op counts of every Dump of a Timeline, computed once per distinct snapshot."""
+
+    def __init__(self, timeline: Timeline) -> None:
+        self.timeline = timeline
+        self._by_snapshot: dict[int, Counter[str]] = {}
+        self._by_scope: dict[tuple[int, str], Counter[str]] = {}
+
+    def of(self, dump: Dump | int) -> Counter[str]:
+        """Op counts of one Dump."""
+        tl = self.timeline
+        d = tl.dumps[dump] if isinstance(dump, int) else dump
+        snap = tl.snapshot(d)
+        counts = self._by_snapshot.get(snap)
+        if counts is None:
+            counts = self._by_snapshot[snap] = census_text(tl.text(d), d.family)
+        return counts
+
+    def count(self, dump: Dump | int, op: str) -> int:
+        """How many `op` a Dump holds."""
+        return self.of(dump).get(op, 0)
+
+    def count_in(self, dump: Dump, op: str, scope: str) -> int:
+        """How many `op` the Dump holds within `scope` (a function inside a module Dump)."""
+        if dump.holds == scope or dump.holds not in _MODULES:
+            return self.count(dump, op)
+        key = (self.timeline.snapshot(dump), scope)
+        counts = self._by_scope.get(key)
+        if counts is None:
+            text = scope_text(self.timeline.lines(dump), scope)
+            counts = self._by_scope[key] = census_text(text, dump.family)
+        return counts.get(op, 0)
+
+    def series(self, op: str) -> list[int]:
+        """The count of `op` in every Dump, in Timeline order."""
+        return [self.count(d, op) for d in self.timeline.dumps]
+
+
+@dataclass(frozen=True, slots=True)
+class OpChange:
+    """A Dump whose pass changed the count of an op within its scope."""
+
+    index: int
+    stage: str
+    pass_name: str
+    arg: str
+    scope: str
+    count: int  # count after the pass
+    delta: int
+
+    def as_json(self) -> dict[str, object]:
+        """The CLI's `find --json` record."""
+        return {
+            "index": self.index, "stage": self.stage, "pass": self.arg or self.pass_name,
+            "scope": self.scope, "count": self.count, "delta": self.delta,
+        }  # fmt: skip
+
+
+def lifecycle(timeline: Timeline, op: str, census: Census | None = None) -> list[OpChange]:
+    """Every Dump whose pass changed how many `op` its scope holds (first Dumps included).
+
+    The change of a pass is measured as `Timeline.change` defines it, so before-only logs
+    credit the pass that ran between two Before dumps. A function's state is the later of
+    its own previous Dump and the last module Dump (which shows it too); a module Dump is
+    only credited with what function Dumps since the previous module Dump did not report.
+    """
+    c = census or Census(timeline)
+    nested_since: dict[str, int] = {}
+    last_module: dict[str, Dump] = {}
+    out = []
+    for d in timeline.dumps:
+        old, new = timeline.change(d)
+        if new is not None:
+            delta, after = _delta(c, op, old, new, last_module.get(d.stage), nested_since, d.stage)
+            if delta:
+                out.append(OpChange(d.index, d.stage, d.pass_name, d.arg, d.scope, after, delta))
+        if d.holds in _MODULES:
+            last_module[d.stage] = d
+    return out
+
+
+def _delta(
+    c: Census, op: str, old: Dump | None, new: Dump, module: Dump | None,
+    nested_since: dict[str, int], stage: str,
+) -> tuple[int, int]:  # fmt: skip
+    scope = new.holds
+    if scope in _MODULES:
+        after = c.count(new, op)
+        if old is None:
+            return after, after
+        return after - c.count(old, op) - nested_since.pop(stage, 0), after
+    base = old
+    if module is not None and module is not new and (base is None or module.index > base.index):
+        base = module
+    after = c.count_in(new, op, scope)
+    delta = after - (c.count_in(base, op, scope) if base is not None else 0)
+    nested_since[stage] = nested_since.get(stage, 0) + delta
+    return delta, after
+
+
+def scope_text(lines: list[str], scope: str) -> str:
+    """The text of one symbol op (`func.func @k`) inside a module's lines ("" if absent)."""
+    op, _, sym = scope.partition(" @")
+    head = re.compile(rf"^(\s*)\"?{re.escape(op)}\"?(?:\s+(?:public|private|nested))?\s+@\"?{re.escape(sym)}\b")
+    for i, line in enumerate(lines):
+        m = head.match(line)
+        if m is None:
+            continue
+        close = m.group(1) + "}"
+        for j in range(i + 1, len(lines)):
+            if lines[j].startswith(close) and not lines[j].startswith(close + " ") or lines[j] == close:
+                return "\n".join(lines[i : j + 1])
+        return "\n".join(lines[i:])
+    return ""
+
+
+_MODULES = ("builtin.module", "module", "")
+
+
+def known_ops(timeline: Timeline, census: Census | None = None) -> Counter[str]:
+    """Every op name seen anywhere, with its largest count in any one Dump."""
+    c = census or Census(timeline)
+    seen: Counter[str] = Counter()
+    for d in timeline.dumps:
+        for op, n in c.of(d).items():
+            if n > seen[op]:
+                seen[op] = n
+    return seen

@@ -1,0 +1,220 @@
+"""`inspect`, `show`, `diff`, `find`, `ops`: read a Timeline from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import sys
+from typing import Any
+
+from ascend_ir_lab.analysis.align import align, counterpart
+from ascend_ir_lab.analysis.diff import unified
+from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
+from ascend_ir_lab.analysis.ops import Census, known_ops, lifecycle
+from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
+from ascend_ir_lab.errors import InputError
+
+PATH_HELP = "a log (.log/.txt/.gz), a --mlir-print-ir-tree-dir folder, a Triton cache/dump folder or a Run folder"
+WHICH_HELP = "a dump index, 'last', or a pass argument with an optional occurrence: 'cse#3'"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the read-only subcommands."""
+    p = sub.add_parser("inspect", help="list the dumps of a log, folder or Run")
+    p.add_argument("path", help=PATH_HELP)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--changed", action="store_true", help="only dumps whose pass changed the IR")
+    p.set_defaults(handler=cmd_inspect)
+
+    p = sub.add_parser("show", help="print the IR of one dump")
+    p.add_argument("path", help=PATH_HELP)
+    p.add_argument("which", help=WHICH_HELP)
+    _add_normalize(p)
+    p.set_defaults(handler=cmd_show)
+
+    p = sub.add_parser("diff", help="unified diff of two dumps, or of a dump against its previous state")
+    p.add_argument("path", help=PATH_HELP)
+    p.add_argument("a", nargs="?", help=WHICH_HELP + " (alone: diff against its previous state)")
+    p.add_argument("b", nargs="?", help=WHICH_HELP)
+    p.add_argument("--against", metavar="PATH2", help="take B from this second log (pass-aligned)")
+    p.add_argument("-U", "--context", type=int, default=3, help="lines of context (default 3)")
+    p.add_argument("--exit-code", action="store_true", help="exit 1 when the IR differs")
+    _add_normalize(p)
+    p.set_defaults(handler=cmd_diff)
+
+    p = sub.add_parser("find", help="op lifecycle: every pass that changes how many OP there are")
+    p.add_argument("path", help=PATH_HELP)
+    p.add_argument("op", help="an op name such as hivm.hir.set_flag")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_find)
+
+    p = sub.add_parser("ops", help="op census of one dump")
+    p.add_argument("path", help=PATH_HELP)
+    p.add_argument("which", nargs="?", default="last", help=WHICH_HELP + " (default: last)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_ops)
+
+
+def _add_normalize(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--normalize", nargs="?", const="all", default=None, metavar="WHAT",
+        help="ignore differences: loc, ssa, whitespace, comma separated (alone: all)",
+    )  # fmt: skip
+
+
+def _norm(args: argparse.Namespace) -> Normalization:
+    try:
+        return Normalization.parse(args.normalize)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+
+
+def _warn(tl: Timeline) -> None:
+    for w in tl.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+
+
+def dump_record(tl: Timeline, d: Dump, changed: bool) -> dict[str, Any]:
+    """The `inspect --json` record of one Dump."""
+    return {
+        "index": d.index, "stage": d.stage, "pass": d.pass_name, "arg": d.arg,
+        "phase": d.phase, "scope": d.scope, "changed": changed,
+        "lines": tl.line_count(d), "truncated": d.truncated, "options": d.options,
+        "span": [d.start, d.end],
+    }  # fmt: skip
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    tl = open_timeline(args.path)
+    flags = tl.changed_flags()
+    dumps = [d for d in tl.dumps if flags[d.index] or not args.changed]
+    if args.json:
+        out = {
+            "path": tl.path, "title": tl.title, "stages": tl.stages,
+            "dumps": [dump_record(tl, d, flags[d.index]) for d in dumps],
+            "messages": [
+                {"stage": m.stage, "after": m.after, "level": m.level, "text": m.text}
+                for m in tl.messages
+            ],
+            "warnings": tl.warnings,
+        }  # fmt: skip
+        json.dump(out, sys.stdout, indent=1)
+        print()
+        return 0
+    _warn(tl)
+    print(_summary(tl, flags))
+    width = max((len(d.label) for d in dumps), default=4)
+    print(f"{'#':>5}  {'stage':<9} {'pass':<{width}}  {'phase':<7} {'lines':>6}  {'':2} scope")
+    for d in dumps:
+        mark = "*" if flags[d.index] else " "
+        mark += "!" if d.truncated or d.phase == "failed" else " "
+        print(
+            f"{d.index:>5}  {d.stage:<9} {d.label:<{width}}  {d.phase:<7} "
+            f"{tl.line_count(d):>6}  {mark} {d.scope}"
+        )
+    for m in tl.messages:
+        print(f"[{m.stage} after #{m.after}] {m.level}: {m.text}")
+    return 0
+
+
+def _summary(tl: Timeline, flags: list[bool]) -> str:
+    per_stage = ", ".join(f"{s} {sum(1 for d in tl.dumps if d.stage == s)}" for s in tl.stages)
+    return (
+        f"{tl.title}: {len(tl.dumps)} dumps ({per_stage}), {sum(flags)} changed the IR, "
+        f"{tl.snapshot_count()} distinct snapshots, {len(tl.messages)} messages"
+        "\n(* changed the IR, ! failed or truncated)"
+    )
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    tl = open_timeline(args.path)
+    _warn(tl)
+    d = tl.select(args.which)
+    lines = normalize_lines(tl.lines(d), _norm(args))
+    sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))
+    return 0
+
+
+def _name(tl: Timeline, d: Dump) -> str:
+    return f"{tl.title} #{d.index} {d.stage}:{d.label} ({d.scope})"
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    a_tl = open_timeline(args.path)
+    b_tl = open_timeline(args.against) if args.against else a_tl
+    _warn(a_tl)
+    if args.a is None:
+        if b_tl is a_tl:
+            raise InputError("diff needs a dump (A), or --against PATH2 to compare two timelines")
+        return _aligned_summary(a_tl, b_tl, _norm(args), args.exit_code)
+    da = a_tl.select(args.a)
+    if args.b is not None:
+        db: Dump | None = b_tl.select(args.b)
+    elif b_tl is not a_tl:
+        db = counterpart(a_tl, da, b_tl)
+        if db is None:
+            raise InputError(f"{args.against} never runs {da.label} on {da.scope}")
+    else:
+        old, db = a_tl.change(da)
+        if db is None:
+            raise InputError(f"dump #{da.index} is the last state of its scope: nothing follows it")
+        da = old if old is not None else da
+        if old is None:
+            print(f"# #{db.index} is the first dump of {db.scope}: nothing to compare with")
+            return 0
+    norm = _norm(args)
+    a_lines = normalize_lines(a_tl.lines(da), norm)
+    b_lines = normalize_lines(b_tl.lines(db), norm)
+    out = list(unified(a_lines, b_lines, a_name=_name(a_tl, da), b_name=_name(b_tl, db), context=args.context))
+    sys.stdout.write("\n".join(out) + ("\n" if out else ""))
+    if not out:
+        print(f"identical: {_name(a_tl, da)} and {_name(b_tl, db)}", file=sys.stderr)
+    return 1 if out and args.exit_code else 0
+
+
+def _aligned_summary(a: Timeline, b: Timeline, norm: Normalization, exit_code: bool) -> int:
+    pairs = align(a, b, norm)
+    differing = [p for p in pairs if p.differs]
+    print(f"{a.title} vs {b.title}: {len(pairs)} passes aligned, {len(differing)} differ")
+    for p in differing[:50]:
+        ia = f"#{p.a.index}" if p.a else "-"
+        ib = f"#{p.b.index}" if p.b else "-"
+        scope = (p.a or p.b).scope  # type: ignore[union-attr]
+        print(f"  {ia:>6} {ib:>6}  {p.label}  ({scope})" + ("" if p.a and p.b else "  only on one side"))
+    if len(differing) > 50:
+        print(f"  ... {len(differing) - 50} more")
+    return 1 if differing and exit_code else 0
+
+
+def cmd_find(args: argparse.Namespace) -> int:
+    tl = open_timeline(args.path)
+    census = Census(tl)
+    changes = lifecycle(tl, args.op, census)
+    if args.json:
+        json.dump([c.as_json() for c in changes], sys.stdout, indent=1)
+        print()
+    else:
+        _warn(tl)
+        print(f"{'#':>5}  {'stage':<9} {'count':>5} {'delta':>6}  pass (scope)")
+        for c in changes:
+            print(f"{c.index:>5}  {c.stage:<9} {c.count:>5} {c.delta:>+6}  {c.arg or c.pass_name} ({c.scope})")
+    if not changes:
+        close = difflib.get_close_matches(args.op, list(known_ops(tl, census)), n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        print(f"{args.op} never appears in {tl.title}{hint}", file=sys.stderr)
+    return 0
+
+
+def cmd_ops(args: argparse.Namespace) -> int:
+    tl = open_timeline(args.path)
+    d = tl.select(args.which)
+    counts = Census(tl).of(d)
+    if args.json:
+        json.dump(dict(counts.most_common()), sys.stdout, indent=1)
+        print()
+        return 0
+    print(f"#{d.index} {d.stage}:{d.label} ({d.scope}): {sum(counts.values())} ops")
+    for op, n in counts.most_common():
+        print(f"{n:>7}  {op}")
+    return 0

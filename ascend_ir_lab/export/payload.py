@@ -1,0 +1,124 @@
+"""One compact, versioned payload of a Timeline for every front end (see docs/formats.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ascend_ir_lab.analysis.locations import source_map
+from ascend_ir_lab.dumps import Timeline
+
+MIME_TYPE = "application/vnd.ascend-ir-lab.timeline+json"
+FORMAT = "ascend-ir-lab/timeline@1"
+_DUMP_KEYS = ("i", "stage", "pass", "arg", "phase", "scope", "snap", "prev", "changed", "lines", "truncated", "ms")
+
+
+def build_payload(
+    timeline: Timeline,
+    *,
+    title: str | None = None,
+    source: Mapping[str, Any] | None = None,
+    notes: Iterable[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """The payload of a Timeline: interned lines, snapshots stored once, dumps, messages, notes.
+
+    `source` is `{"file", "text", "first_line"}` of the kernel; when it is given (or the Run
+    has one) each snapshot gets its IR-line → Python-line map.
+    """
+    tl = timeline
+    run = tl.run or {}
+    source = dict(source) if source else _run_source(tl)
+    stages = tl.stages
+    stage_meta = {s.get("name"): s for s in run.get("stages", []) if isinstance(s, dict)}
+    flags = tl.changed_flags()
+    snap_of: dict[int, int] = {}  # timeline snapshot id -> payload snapshot index
+    snapshots: list[list[int]] = []
+    srcmap: list[list[list[int]]] = []
+    dumps = []
+    src_file = source.get("file") if source else None
+    for d in tl.dumps:
+        sid = tl.snapshot(d)
+        if sid not in snap_of:
+            snap_of[sid] = len(snapshots)
+            lines = tl.lines(d)
+            snapshots.append(tl.line_ids(d))
+            srcmap.append([[i, ln] for i, ln in source_map(lines, src_file)] if source else [])
+        prev = tl.previous(d)
+        dumps.append({
+            "i": d.index, "stage": stages.index(d.stage), "pass": d.pass_name, "arg": d.arg,
+            "phase": d.phase, "scope": d.scope, "snap": snap_of[sid],
+            "prev": prev.index if prev is not None else -1, "changed": flags[d.index],
+            "lines": len(snapshots[snap_of[sid]]), "truncated": d.truncated,
+            "ms": _timing(stage_meta.get(d.stage), d.arg),
+        })  # fmt: skip
+    return {
+        "format": FORMAT,
+        "title": title or tl.title,
+        "meta": {k: run[k] for k in ("target", "status", "versions", "toolchain", "name") if k in run},
+        "lines": tl.line_table,
+        "snapshots": snapshots,
+        "stages": [_stage(s, stage_meta.get(s)) for s in stages],
+        "dumps": dumps,
+        "messages": [
+            {"stage": stages.index(m.stage), "after": m.after, "level": m.level, "text": m.text}
+            for m in tl.messages
+        ],
+        "source": source or None,
+        "srcmap": srcmap,
+        "notes": [dict(n) for n in notes],
+        "warnings": list(tl.warnings),
+    }
+
+
+def _stage(name: str, meta: Mapping[str, Any] | None) -> dict[str, Any]:
+    meta = meta or {}
+    return {"name": name, "command": meta.get("command"), "returncode": meta.get("returncode")}
+
+
+def _timing(meta: Mapping[str, Any] | None, arg: str) -> float | None:
+    timings = (meta or {}).get("timings") or {}
+    value = timings.get(arg)
+    return round(float(value) * 1000, 3) if isinstance(value, int | float) else None
+
+
+def _run_source(tl: Timeline) -> dict[str, Any]:
+    """The kernel source a Run folder carries, if any."""
+    from pathlib import Path
+
+    kernel = (tl.run or {}).get("kernel") or {}
+    rel = kernel.get("source")
+    if not rel or not tl.path:
+        return {}
+    path = Path(tl.path) / rel
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    return {
+        "file": kernel.get("file") or path.name,
+        "text": text,
+        "first_line": int(kernel.get("first_line") or 1),
+    }
+
+
+def validate_payload(payload: Mapping[str, Any]) -> list[str]:
+    """Problems that would make a viewer render wrongly; empty when the payload is sound."""
+    problems = []
+    if payload.get("format") != FORMAT:
+        problems.append(f"format is {payload.get('format')!r}, expected {FORMAT!r}")
+    lines = payload.get("lines") or []
+    snaps = payload.get("snapshots") or []
+    n_lines, n_snaps = len(lines), len(snaps)
+    for k, snap in enumerate(snaps):
+        if any(not isinstance(i, int) or not 0 <= i < n_lines for i in snap):
+            problems.append(f"snapshot {k} refers to a line that does not exist")
+            break
+    for d in payload.get("dumps") or []:
+        missing = [key for key in _DUMP_KEYS if key not in d]
+        if missing:
+            problems.append(f"dump {d.get('i')} lacks {', '.join(missing)}")
+        elif not 0 <= d["snap"] < n_snaps:
+            problems.append(f"dump {d['i']} refers to snapshot {d['snap']}, which does not exist")
+        if len(problems) > 20:
+            break
+    return problems

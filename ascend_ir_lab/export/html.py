@@ -1,0 +1,117 @@
+"""Offline HTML of a timeline payload: the interactive page and the static fallback."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+from importlib import resources
+from typing import Any
+
+__all__ = ["embed_json", "render_html", "static_html"]
+
+_JSON_ESCAPES = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
+
+
+def embed_json(payload: Any) -> str:
+    """JSON text safe inside a <script> element: no `<`, `>`, `&` or U+2028/9 left raw."""
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return "".join(_JSON_ESCAPES.get(ch, ch) for ch in text) if _needs_escape(text) else text
+
+
+def _needs_escape(text: str) -> bool:
+    return any(ch in text for ch in _JSON_ESCAPES)
+
+
+def _static(name: str) -> str:
+    return resources.files("ascend_ir_lab").joinpath("static", name).read_text("utf-8")
+
+
+def _sha256(text: str) -> str:
+    return base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+def render_html(payload: dict[str, Any], *, title: str) -> str:
+    """One self-contained page: viewer bundle, its CSS and the payload inlined; fetches nothing.
+
+    The Content-Security-Policy allows only the inlined viewer script (by hash), no network
+    access of any kind, so text in the IR can neither run nor phone home.
+    """
+    if not isinstance(title, str):
+        raise TypeError(f"title must be a str, got {type(title).__name__}: {title!r}")
+    script = _static("viewer-standalone.js").replace("</script", "<\\/script")
+    css = _static("viewer.css").replace("</style", "<\\/style")
+    csp = (
+        "default-src 'none'; "
+        f"script-src 'sha256-{_sha256(script)}'; "
+        "style-src 'unsafe-inline'; img-src data:; connect-src 'none'; "
+        "base-uri 'none'; form-action 'none'"
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{html.escape(csp)}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n"
+        f"<style>\nbody {{ margin: 12px; }}\n{css}\n</style>\n</head>\n<body>\n"
+        '<div id="air-app"></div>\n'
+        '<script type="application/json" id="air-payload">'
+        f"{embed_json(payload)}</script>\n"
+        f"<script>{script}</script>\n</body>\n</html>\n"
+    )
+
+
+def _final_ir(payload: dict[str, Any]) -> tuple[str, str]:
+    """(label, text) of the last dump's IR, or ('', '') when there is none."""
+    dumps = payload.get("dumps") or []
+    if not dumps:
+        return "", ""
+    last = dumps[-1]
+    lines = payload.get("lines") or []
+    snap = (payload.get("snapshots") or [[]])[last.get("snap", 0)]
+    label = f"#{last.get('i')} {last.get('arg') or last.get('pass')} ({last.get('scope')})"
+    return label, "\n".join(str(lines[i]) for i in snap)
+
+
+def _pass_rows(payload: dict[str, Any]) -> list[str]:
+    stages = payload.get("stages") or []
+    rows = []
+    for d in payload.get("dumps") or []:
+        k = d.get("stage", 0)
+        stage = stages[k].get("name", "") if 0 <= k < len(stages) else ""
+        state = "failed" if d.get("phase") == "failed" else "changed" if d.get("changed") else ""
+        cells = (d.get("i"), stage, d.get("arg") or d.get("pass"), d.get("phase"), d.get("scope"), state)
+        rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
+    return rows
+
+
+def static_html(payload: dict[str, Any]) -> str:
+    """Static fallback for nbviewer, GitHub and nbconvert: pass list, final IR, notes; all escaped."""
+    title = html.escape(str(payload.get("title", "IR timeline")))
+    label, final_ir = _final_ir(payload)
+    notes = "".join(
+        f"<li>pass #{html.escape(str(n.get('dump')))}"
+        f"{'' if n.get('line') is None else ', line ' + html.escape(str(int(n['line']) + 1))}: "
+        f"{html.escape(str(n.get('text', '')))}</li>"
+        for n in payload.get("notes") or []
+    )
+    passes = "".join(_pass_rows(payload))
+    n = len(payload.get("dumps") or [])
+    return (
+        '<div class="ascend-ir-lab-static">'
+        f"<p><b>{title}</b>: {n} IR dumps. Open this notebook in JupyterLab with "
+        "ascend-ir-lab installed for the interactive timeline.</p>"
+        f"<details><summary>Passes ({n})</summary><table>"
+        "<tr><th>#</th><th>stage</th><th>pass</th><th>phase</th><th>scope</th><th></th></tr>"
+        f"{passes}</table></details>"
+        + (f"<details><summary>Notes</summary><ul>{notes}</ul></details>" if notes else "")
+        + f"<details><summary>Final IR: {html.escape(label)}</summary>"
+        f"<pre>{html.escape(final_ir)}</pre></details></div>"
+    )

@@ -1,0 +1,48 @@
+// anywidget host: the payload and the notes come from traitlets of
+// ascend_ir_lab.notebook.widget.TimelineWidget; notes made here are synced back to Python.
+
+import { mountViewer } from './viewer/app';
+import type { Note } from './viewer/payload';
+
+interface AnyModel {
+  get(name: string): unknown;
+  set(name: string, value: unknown): void;
+  save_changes(): void;
+  on(event: string, cb: () => void): void;
+  off(event: string, cb: () => void): void;
+}
+
+function render({ model, el }: { model: AnyModel; el: HTMLElement }): () => void {
+  let pushing = false;
+  const host = {
+    onNotesChange(notes: Note[]): void {
+      pushing = true;
+      model.set('notes', notes.map(n => ({ ...n })));
+      model.save_changes();
+      pushing = false;
+    }
+  };
+  let handle = mountViewer(el, model.get('payload'), host);
+  const notes = model.get('notes');
+  if (Array.isArray(notes) && notes.length) {
+    handle.setNotes(notes);
+  }
+  const onPayload = (): void => {
+    handle.dispose();
+    handle = mountViewer(el, model.get('payload'), host);
+  };
+  const onNotes = (): void => {
+    if (!pushing) {
+      handle.setNotes(model.get('notes'));
+    }
+  };
+  model.on('change:payload', onPayload);
+  model.on('change:notes', onNotes);
+  return () => {
+    model.off('change:payload', onPayload);
+    model.off('change:notes', onNotes);
+    handle.dispose();
+  };
+}
+
+export default { render };

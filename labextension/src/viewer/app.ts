@@ -1,0 +1,318 @@
+// The viewer: layout, navigation and keyboard. Hosts call mountViewer with the raw payload.
+
+import { button, checkbox, clear, h } from './dom';
+import { helpOverlay } from './help';
+import { Decorations, IRPane } from './irpane';
+import { Model, passLabel, VIEW_MODES, ViewMode } from './model';
+import { NotesPanel } from './notes';
+import { checkNotes, Note, PayloadError, validatePayload } from './payload';
+import { countChanges, diffRows, irRows } from './rows';
+import { Matcher } from './search';
+import { SearchPanel } from './searchpanel';
+import { SourcePanel } from './sourcepanel';
+import { Strip } from './strip';
+import { syncMarks, syncSummary } from './sync';
+
+export interface ViewerHost {
+  /** Called with every note whenever the notes change in the page. */
+  onNotesChange?(notes: Note[]): void;
+}
+
+export interface ViewerHandle {
+  setNotes(notes: unknown): void;
+  dispose(): void;
+}
+
+const VIEW_NAMES: Record<ViewMode, string> = { ir: 'IR', unified: 'Unified diff', split: 'Side by side' };
+
+class Viewer {
+  readonly root: HTMLDivElement;
+  private readonly strip: Strip;
+  private readonly pane: IRPane;
+  private readonly search: SearchPanel;
+  private readonly source: SourcePanel;
+  private readonly notes: NotesPanel;
+  private readonly info = h('div', { cls: 'air-passinfo', aria: { live: 'polite' } });
+  private readonly syncInfo = h('div', { cls: 'air-syncinfo' });
+  private readonly viewButtons = new Map<ViewMode, HTMLButtonElement>();
+  private help: HTMLElement | null = null;
+  private matcher: Matcher | null = null;
+  private syncLens = false;
+
+  constructor(private readonly model: Model, private readonly host: ViewerHost) {
+    this.strip = new Strip(model, i => this.go(i));
+    this.pane = new IRPane({ onLineNote: line => this.notes.openForm(line), onJumpRow: row => this.pane.list.scrollToRow(row) });
+    this.search = new SearchPanel(model, {
+      onSearch: (m, counts) => {
+        this.matcher = m;
+        this.strip.setHits(counts);
+        this.pane.redecorate(this.decorations());
+      },
+      onJump: i => this.go(i)
+    });
+    this.source = new SourcePanel(model, () => this.afterSourcePick());
+    this.notes = new NotesPanel(model, { onChange: () => this.notesChanged(), onJump: i => this.go(i) });
+    this.root = h('div', { cls: 'air-root', tabindex: 0, aria: { label: `IR timeline ${model.p.title}` } });
+    this.root.setAttribute('data-lm-suppress-shortcuts', 'true');
+    this.root.addEventListener('keydown', ev => this.onKey(ev));
+    this.layout();
+  }
+
+  private layout(): void {
+    const { p } = this.model;
+    const meta = [p.meta.target, p.meta.toolchain].filter(x => typeof x === 'string').join(' · ');
+    const header = h('div', { cls: 'air-header' },
+      h('span', { cls: 'air-title' }, p.title),
+      h('span', { cls: 'air-meta' }, `${meta}${meta ? ' · ' : ''}${p.dumps.length} dumps, ${p.stages.length} stages`),
+      button('?', 'keyboard shortcuts (?)', () => this.toggleHelp(), 'air-help-btn'));
+    const warnings = p.warnings.length ? h('div', { cls: 'air-warnings' }, ...p.warnings.map(w => h('div', null, `⚠ ${w}`))) : null;
+    const main = h('div', { cls: 'air-main' }, p.source ? this.source.node : null,
+      h('div', { cls: 'air-center' }, this.info, this.syncInfo, this.pane.list.node));
+    this.root.append(header, ...(warnings ? [warnings] : []), this.toolbar(), this.strip.node, this.search.node, main, this.notes.node);
+  }
+
+  private toolbar(): HTMLElement {
+    const scope = h('select', { cls: 'air-scope', aria: { label: 'scope' } }, h('option', { value: '' }, 'all scopes'),
+      ...this.model.scopes().map(s => h('option', { value: s }, s)));
+    scope.addEventListener('change', () => this.refilter(() => (this.model.scope = scope.value)));
+    const filter = h('input', { cls: 'air-filter', placeholder: 'filter passes by name', aria: { label: 'pass filter' } });
+    filter.addEventListener('input', () => this.refilter(() => (this.model.filter = filter.value)));
+    for (const v of VIEW_MODES) {
+      this.viewButtons.set(v, button(VIEW_NAMES[v], `view: ${VIEW_NAMES[v]} (d)`, () => this.setView(v), 'air-view'));
+    }
+    return h('div', { cls: 'air-toolbar' }, scope, filter,
+      checkbox('hide unchanged', 'hide passes that changed nothing', false, on => this.refilter(() => (this.model.hideUnchanged = on))),
+      checkbox('collapse cse/canonicalize', 'collapse runs of canonicalize/cse', false, on => this.refilter(() => (this.model.collapseCleanup = on))),
+      h('span', { cls: 'air-views' }, ...this.viewButtons.values()),
+      checkbox('no locs', 'drop #loc lines and loc(...)', false, on => this.renorm(() => (this.model.norm = { ...this.model.norm, dropLoc: on }))),
+      checkbox('canonical SSA', 'rename %values and ^blocks in order', false, on => this.renorm(() => (this.model.norm = { ...this.model.norm, canonSsa: on }))),
+      checkbox('sync lens', 'highlight hivm sync ops, pair set_flag/wait_flag (s)', false, on => this.setSync(on)));
+  }
+
+  start(): void {
+    const order = this.model.order();
+    this.model.cur = order.length ? order[0] : 0;
+    this.strip.build();
+    this.render(true);
+  }
+
+  go(i: number): void {
+    if (i < 0 || i >= this.model.p.dumps.length) {
+      return;
+    }
+    this.model.cur = i;
+    this.strip.setCurrent(i);
+    this.render(true);
+  }
+
+  private refilter(change: () => void): void {
+    change();
+    this.model.invalidateOrder();
+    this.strip.build();
+    this.search.update();
+  }
+
+  private renorm(change: () => void): void {
+    change();
+    this.render(false);
+  }
+
+  private setView(v: ViewMode): void {
+    this.model.view = v;
+    this.render(false);
+  }
+
+  private setSync(on: boolean): void {
+    this.syncLens = on;
+    this.render(false);
+  }
+
+  private render(stepped: boolean): void {
+    const { p, cur, view } = this.model;
+    const d = p.dumps[cur];
+    const { prev, cur: curV, edits, hasPrev } = this.model.currentDiff();
+    const rows = view === 'ir' ? irRows(edits, prev, curV, this.model.table) : diffRows(edits, prev, curV, this.model.table, view === 'split');
+    const { added, removed } = countChanges(edits);
+    for (const [v, b] of this.viewButtons) {
+      b.classList.toggle('air-on', v === view);
+      b.setAttribute('aria-pressed', String(v === view));
+    }
+    this.drawInfo(d.i, hasPrev ? `+${added} −${removed}` : 'first state of this scope');
+    const deco = this.decorations();
+    let top = 0;
+    if (view !== 'ir' && rows.length > 0 && rows[0].gap !== null) {
+      top = 1;
+    } else if (view === 'ir' && stepped) {
+      top = Math.max(0, this.firstAdded(rows) - 3);
+    }
+    if (view !== 'ir' && rows.length === 0) {
+      this.pane.show([{ left: null, right: null, gap: hasPrev ? 'no change against the previous state of this scope' : 'no previous state: this is the first dump of its scope' }], false, deco, 0);
+    } else {
+      this.pane.show(rows, view === 'split', deco, top);
+    }
+    this.search.update();
+    this.source.update();
+    this.notes.update();
+  }
+
+  private firstAdded(rows: ReturnType<typeof irRows>): number {
+    if (!this.model.p.dumps[this.model.cur].changed) {
+      return 0;
+    }
+    const k = rows.findIndex(r => r.right !== null && r.right.kind === 'add');
+    return k < 0 ? 0 : k;
+  }
+
+  private drawInfo(i: number, change: string): void {
+    const { p } = this.model;
+    const d = p.dumps[i];
+    const order = this.model.order();
+    const pos = order.indexOf(i);
+    clear(this.info);
+    this.info.append(
+      h('span', { cls: 'air-pos' }, `#${i} (${pos >= 0 ? pos + 1 : '–'}/${order.length})`),
+      h('span', { cls: 'air-stagename' }, p.stages[d.stage].name),
+      h('span', { cls: 'air-passname' }, passLabel(d)),
+      h('span', { cls: 'air-passfull' }, d.pass !== passLabel(d) ? `(${d.pass})` : ''),
+      h('span', { cls: `air-phase air-phase-${d.phase}` }, d.phase),
+      h('span', { cls: 'air-scopename' }, d.scope),
+      h('span', { cls: 'air-change' }, d.changed ? change : 'unchanged'),
+      h('span', { cls: 'air-lines' }, `${p.snapshots[d.snap].length} lines${d.truncated ? ' (truncated)' : ''}`));
+    for (const m of p.messages.filter(x => x.after === i)) {
+      this.info.appendChild(h('div', { cls: `air-msg air-msg-${m.level}` }, m.text));
+    }
+  }
+
+  private decorations(): Decorations {
+    const d = this.model.p.dumps[this.model.cur];
+    const noted = new Map<number, string>();
+    for (const n of this.model.notesOf(d.i)) {
+      if (n.line !== null) {
+        noted.set(n.line, n.text);
+      }
+    }
+    let sync = null;
+    if (this.syncLens) {
+      const v = this.model.snapView(d.snap);
+      const texts = Array.from(v.ids, id => this.model.table.text(id));
+      sync = syncMarks(texts);
+      this.syncInfo.textContent = `sync lens: ${syncSummary(sync)}`;
+    } else {
+      this.syncInfo.textContent = '';
+    }
+    const sel = this.source.selected;
+    return { matcher: this.matcher, sync, srcLines: sel === null ? null : this.source.irLinesOf(d.snap, sel), noted };
+  }
+
+  private afterSourcePick(): void {
+    const deco = this.decorations();
+    this.pane.redecorate(deco);
+    this.source.update();
+    if (deco.srcLines && deco.srcLines.size) {
+      const lines = deco.srcLines;
+      const row = this.pane.firstRowWhere(c => lines.has(c.line) && c.kind !== 'del');
+      if (row >= 0) {
+        this.pane.list.scrollToRow(row);
+      }
+    }
+  }
+
+  private notesChanged(): void {
+    this.notes.update();
+    this.strip.build();
+    this.pane.redecorate(this.decorations());
+    this.host.onNotesChange?.(this.model.notes);
+  }
+
+  setNotes(raw: unknown): void {
+    try {
+      this.model.notes = checkNotes(raw, this.model.p.dumps.length);
+    } catch (e) {
+      console.warn('ascend-ir-lab: ignoring invalid notes', e);
+      return;
+    }
+    this.notes.update();
+    this.strip.build();
+    this.pane.redecorate(this.decorations());
+  }
+
+  private toggleHelp(): void {
+    if (this.help) {
+      this.help.remove();
+      this.help = null;
+    } else {
+      this.help = helpOverlay(() => this.toggleHelp());
+      this.root.appendChild(this.help);
+    }
+    this.root.focus();
+  }
+
+  private stepTo(target: number | null): void {
+    if (target !== null) {
+      this.go(target);
+    }
+  }
+
+  private onKey(ev: KeyboardEvent): void {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) {
+      return;
+    }
+    ev.stopPropagation();
+    const t = ev.target as HTMLElement;
+    if (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT') {
+      if (ev.key === 'Escape') {
+        t.blur();
+        this.root.focus();
+      }
+      return;
+    }
+    const actions: Record<string, () => void> = {
+      n: () => this.stepTo(this.model.step(1, true)),
+      p: () => this.stepTo(this.model.step(-1, true)),
+      j: () => this.stepTo(this.model.step(1, false)),
+      k: () => this.stepTo(this.model.step(-1, false)),
+      '/': () => this.search.focus(),
+      d: () => this.setView(VIEW_MODES[(VIEW_MODES.indexOf(this.model.view) + 1) % VIEW_MODES.length]),
+      s: () => this.toggleSyncBox(),
+      '?': () => this.toggleHelp(),
+      Escape: () => this.help && this.toggleHelp()
+    };
+    const act = actions[ev.key];
+    if (act) {
+      ev.preventDefault();
+      act();
+    }
+  }
+
+  private toggleSyncBox(): void {
+    const box = Array.from(this.root.querySelectorAll<HTMLLabelElement>('.air-check')).find(l => l.textContent === 'sync lens');
+    const input = box?.querySelector('input');
+    if (input) {
+      input.checked = !input.checked;
+      this.setSync(input.checked);
+    }
+  }
+}
+
+function errorPanel(message: string): HTMLElement {
+  return h('div', { cls: 'air-root air-error', role: 'alert' },
+    h('div', { cls: 'air-error-title' }, 'This IR timeline cannot be shown'),
+    h('div', { cls: 'air-error-text' }, message),
+    h('div', { cls: 'air-error-hint' }, 'The payload failed validation; regenerate it with ascend-ir-lab of a matching version.'));
+}
+
+/** Validate the payload and draw the viewer into el (or an error panel if it is invalid). */
+export function mountViewer(el: HTMLElement, raw: unknown, host: ViewerHost = {}): ViewerHandle {
+  clear(el);
+  let viewer: Viewer;
+  try {
+    viewer = new Viewer(new Model(validatePayload(raw)), host);
+  } catch (e) {
+    const msg = e instanceof PayloadError ? e.message : `unexpected error: ${String(e)}`;
+    el.appendChild(errorPanel(msg));
+    return { setNotes: () => undefined, dispose: () => clear(el) };
+  }
+  el.appendChild(viewer.root);
+  viewer.start();
+  return { setNotes: n => viewer.setNotes(n), dispose: () => clear(el) };
+}

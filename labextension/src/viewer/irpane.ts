@@ -1,0 +1,121 @@
+// The IR pane: highlighted IR, unified diff or side-by-side diff of the current pass, drawn
+// through the virtual list with search, sync-lens, source-map and note decorations.
+
+import { h } from './dom';
+import { renderHighlighted } from './highlight';
+import { Cell, marksOf, Row } from './rows';
+import { Matcher } from './search';
+import { SyncMark } from './sync';
+import { VirtualList } from './vlist';
+
+export interface Decorations {
+  matcher: Matcher | null;
+  /** Sync ops of the current snapshot view, keyed by shown line index. */
+  sync: Map<number, SyncMark> | null;
+  /** Original line indices of the current snapshot produced by the selected source line. */
+  srcLines: Set<number> | null;
+  /** Original line indices of the current snapshot that carry a note. */
+  noted: Map<number, string>;
+}
+
+export interface PaneEvents {
+  onLineNote(line: number): void;
+  onJumpRow(row: number): void;
+}
+
+export class IRPane {
+  readonly list = new VirtualList('air-ir');
+  private rows: Row[] = [];
+  private split = false;
+  private rowOfNo = new Map<number, number>();
+  private deco: Decorations = { matcher: null, sync: null, srcLines: null, noted: new Map() };
+
+  constructor(private readonly events: PaneEvents) {}
+
+  show(rows: Row[], split: boolean, deco: Decorations, top: number): void {
+    this.rows = rows;
+    this.split = split;
+    this.deco = deco;
+    this.rowOfNo.clear();
+    rows.forEach((r, k) => {
+      if (r.right) {
+        this.rowOfNo.set(r.right.no, k);
+      }
+    });
+    this.list.node.classList.toggle('air-split', split);
+    this.list.set(rows.length, i => this.renderRow(i), top);
+  }
+
+  redecorate(deco: Decorations): void {
+    this.deco = deco;
+    this.list.refresh();
+  }
+
+  /** First row index whose current-side line is in the set, or -1. */
+  firstRowWhere(pred: (c: Cell) => boolean): number {
+    return this.rows.findIndex(r => (r.right !== null && pred(r.right)) || (r.left !== null && pred(r.left)));
+  }
+
+  rowCount(): number {
+    return this.rows.length;
+  }
+
+  private renderRow(i: number): HTMLElement {
+    const r = this.rows[i];
+    if (r.gap !== null) {
+      return h('div', { cls: 'air-row air-gap' }, h('span', { cls: 'air-code' }, r.gap));
+    }
+    if (this.split) {
+      return h('div', { cls: 'air-row air-srow' }, this.half(r.left, false), this.half(r.right, true));
+    }
+    const c = (r.right ?? r.left) as Cell;
+    return this.line(c, c === r.right, true);
+  }
+
+  private half(c: Cell | null, current: boolean): HTMLElement {
+    if (c === null) {
+      return h('div', { cls: 'air-half air-blank' });
+    }
+    const el = this.line(c, current, false);
+    el.classList.add('air-half');
+    return el;
+  }
+
+  private line(c: Cell, current: boolean, unified: boolean): HTMLElement {
+    const sign = c.kind === 'add' ? '+' : c.kind === 'del' ? '−' : ' ';
+    const gutter = h('span', { cls: 'air-gut', title: current ? 'add a note on this line' : '' }, String(c.no + 1));
+    const code = h('span', { cls: 'air-code' });
+    renderHighlighted(code, c.text, marksOf(c) ?? undefined);
+    const el = h('div', { cls: `air-row air-${c.kind}` }, gutter, unified ? h('span', { cls: 'air-sign' }, sign) : null, code);
+    if (current) {
+      gutter.addEventListener('click', () => this.events.onLineNote(c.line));
+      this.decorate(el, c);
+    }
+    return el;
+  }
+
+  private decorate(el: HTMLElement, c: Cell): void {
+    const { matcher, sync, srcLines, noted } = this.deco;
+    if (matcher && matcher.test(c.text)) {
+      el.classList.add('air-match');
+    }
+    if (srcLines && srcLines.has(c.line)) {
+      el.classList.add('air-src');
+    }
+    const note = noted.get(c.line);
+    if (note !== undefined) {
+      el.classList.add('air-noted');
+      el.title = note;
+    }
+    const mark = sync?.get(c.no);
+    if (mark) {
+      el.classList.add('air-sync', `air-sync-${mark.kind}`);
+      const label = mark.pair ? `⇄${mark.pair}` : mark.kind === 'set_flag' || mark.kind === 'wait_flag' ? '⚠ unpaired' : mark.kind;
+      const badge = h('span', { cls: 'air-pair', title: mark.pair ? 'jump to the paired flag' : mark.kind }, label);
+      if (mark.partner >= 0) {
+        badge.addEventListener('click', () => this.events.onJumpRow(this.rowOfNo.get(mark.partner) ?? 0));
+      }
+      el.appendChild(badge);
+    }
+  }
+}

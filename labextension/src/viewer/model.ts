@@ -1,0 +1,111 @@
+// Viewer state that does not touch the DOM: filters, navigation order, cached snapshot views.
+
+import { diffIds, Edit } from './diff';
+import { LineTable, normalizeSnapshot, NormFlags, SnapView } from './normalize';
+import { Dump, Note, Payload } from './payload';
+
+export type ViewMode = 'ir' | 'unified' | 'split';
+export const VIEW_MODES: ViewMode[] = ['ir', 'unified', 'split'];
+
+const CLEANUP = /^(canonicalize|cse|canonicalizer)$/i;
+
+export function isCleanup(d: Dump): boolean {
+  return CLEANUP.test(d.arg) || CLEANUP.test(d.pass);
+}
+
+export function passLabel(d: Dump): string {
+  return d.arg || d.pass;
+}
+
+export class Model {
+  readonly table: LineTable;
+  cur = 0;
+  view: ViewMode = 'ir';
+  norm: NormFlags = { dropLoc: false, canonSsa: false };
+  scope = '';
+  filter = '';
+  hideUnchanged = false;
+  collapseCleanup = false;
+  notes: Note[];
+  private orderCache: number[] | null = null;
+  private views = new Map<string, SnapView>();
+  private diffs = new Map<string, Edit[]>();
+
+  constructor(readonly p: Payload) {
+    this.table = new LineTable(p.lines);
+    this.notes = p.notes.slice();
+  }
+
+  scopes(): string[] {
+    return [...new Set(this.p.dumps.map(d => d.scope))];
+  }
+
+  invalidateOrder(): void {
+    this.orderCache = null;
+  }
+
+  /** Dump indices that can be stepped to under the current filters, in timeline order. */
+  order(): number[] {
+    if (this.orderCache === null) {
+      const f = this.filter.toLowerCase();
+      this.orderCache = this.p.dumps
+        .filter(d => (this.scope === '' || d.scope === this.scope)
+          && (!this.hideUnchanged || d.changed || d.phase === 'failed')
+          && (f === '' || d.arg.toLowerCase().includes(f) || d.pass.toLowerCase().includes(f)))
+        .map(d => d.i);
+    }
+    return this.orderCache;
+  }
+
+  /** Next (dir=1) or previous (dir=-1) dump in the order, optionally only changed ones. */
+  step(dir: 1 | -1, changedOnly: boolean): number | null {
+    const order = this.order();
+    const ok = (i: number): boolean => !changedOnly || this.p.dumps[i].changed || this.p.dumps[i].phase === 'failed';
+    if (dir === 1) {
+      for (const i of order) {
+        if (i > this.cur && ok(i)) {
+          return i;
+        }
+      }
+    } else {
+      for (let k = order.length - 1; k >= 0; k--) {
+        if (order[k] < this.cur && ok(order[k])) {
+          return order[k];
+        }
+      }
+    }
+    return null;
+  }
+
+  snapView(snap: number): SnapView {
+    const key = `${snap}|${this.norm.dropLoc ? 1 : 0}${this.norm.canonSsa ? 1 : 0}`;
+    let v = this.views.get(key);
+    if (!v) {
+      v = normalizeSnapshot(this.table, this.p.snapshots[snap], this.norm);
+      this.views.set(key, v);
+    }
+    return v;
+  }
+
+  /** The previous state of the current dump's scope and the edit script from it. */
+  currentDiff(): { prev: SnapView; cur: SnapView; edits: Edit[]; hasPrev: boolean } {
+    const d = this.p.dumps[this.cur];
+    const cur = this.snapView(d.snap);
+    const prevDump = d.prev >= 0 ? this.p.dumps[d.prev] : null;
+    const prev = prevDump ? this.snapView(prevDump.snap) : { ids: [], orig: [] };
+    const key = `${prevDump ? prevDump.snap : -1}>${d.snap}|${this.norm.dropLoc ? 1 : 0}${this.norm.canonSsa ? 1 : 0}`;
+    let edits = this.diffs.get(key);
+    if (!edits) {
+      edits = diffIds(prev.ids, cur.ids);
+      if (this.diffs.size > 64) {
+        this.diffs.clear();
+      }
+      this.diffs.set(key, edits);
+    }
+    return { prev, cur, edits, hasPrev: prevDump !== null };
+  }
+
+  notesOf(dump: number): Note[] {
+    return this.notes.filter(n => n.dump === dump);
+  }
+}

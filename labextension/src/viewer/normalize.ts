@@ -1,0 +1,141 @@
+// Normalisation of snapshots before display and diff: drop location lines and `loc(...)`
+// suffixes, rename SSA values and blocks canonically (%0.., ^bb0..) in order of appearance.
+
+export interface NormFlags {
+  dropLoc: boolean;
+  canonSsa: boolean;
+}
+
+/** A snapshot as shown: line ids (payload ids or interned normalised text) and their origin. */
+export interface SnapView {
+  ids: ArrayLike<number>;
+  /** Index of each shown line in the original snapshot. */
+  orig: ArrayLike<number>;
+}
+
+/** Payload lines plus normalised lines interned on demand, sharing one id space. */
+export class LineTable {
+  private map: Map<string, number> | null = null;
+  private extra: string[] = [];
+
+  constructor(private readonly base: string[]) {}
+
+  text(id: number): string {
+    return id < this.base.length ? this.base[id] : this.extra[id - this.base.length];
+  }
+
+  intern(s: string): number {
+    if (this.map === null) {
+      this.map = new Map();
+      for (let i = 0; i < this.base.length; i++) {
+        if (!this.map.has(this.base[i])) {
+          this.map.set(this.base[i], i);
+        }
+      }
+    }
+    let id = this.map.get(s);
+    if (id === undefined) {
+      id = this.base.length + this.extra.length;
+      this.extra.push(s);
+      this.map.set(s, id);
+    }
+    return id;
+  }
+}
+
+const LOC_LINE = /^\s*#loc[A-Za-z0-9_$.\-]*\s*=/;
+
+/** Remove every ` loc(...)` (balanced parentheses, strings respected) from a line. */
+export function stripLoc(line: string): string {
+  let at = line.indexOf('loc(');
+  while (at >= 0) {
+    const prevChar = at > 0 ? line[at - 1] : ' ';
+    if (/[A-Za-z0-9_.]/.test(prevChar)) {
+      at = line.indexOf('loc(', at + 4);
+      continue;
+    }
+    const end = closingParen(line, at + 3);
+    if (end < 0) {
+      return line;
+    }
+    let start = at;
+    while (start > 0 && line[start - 1] === ' ') {
+      start--;
+    }
+    line = line.slice(0, start) + line.slice(end + 1);
+    at = line.indexOf('loc(', start);
+  }
+  return line;
+}
+
+function closingParen(s: string, open: number): number {
+  let depth = 0;
+  let inStr = false;
+  for (let i = open; i < s.length; i++) {
+    const c = s[i];
+    if (inStr) {
+      if (c === '\\') {
+        i++;
+      } else if (c === '"') {
+        inStr = false;
+      }
+    } else if (c === '"') {
+      inStr = true;
+    } else if (c === '(') {
+      depth++;
+    } else if (c === ')' && --depth === 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+const SSA = /%[A-Za-z0-9_$.\-]+|\^[A-Za-z0-9_$.\-]+/g;
+
+function canonRenamer(): (line: string) => string {
+  const values = new Map<string, string>();
+  const blocks = new Map<string, string>();
+  return (line: string) =>
+    line.replace(SSA, name => {
+      const table = name[0] === '%' ? values : blocks;
+      let to = table.get(name);
+      if (to === undefined) {
+        to = (name[0] === '%' ? '%' : '^bb') + table.size;
+        table.set(name, to);
+      }
+      return to;
+    });
+}
+
+export function normalizeSnapshot(table: LineTable, ids: number[], flags: NormFlags): SnapView {
+  if (!flags.dropLoc && !flags.canonSsa) {
+    return { ids, orig: identity(ids.length) };
+  }
+  const rename = flags.canonSsa ? canonRenamer() : null;
+  const out: number[] = [];
+  const orig: number[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    let text = table.text(ids[i]);
+    if (flags.dropLoc) {
+      if (LOC_LINE.test(text)) {
+        continue;
+      }
+      text = stripLoc(text);
+    }
+    if (rename) {
+      text = rename(text);
+    }
+    out.push(table.intern(text));
+    orig.push(i);
+  }
+  return { ids: out, orig };
+}
+
+const IDENTITY: { arr: Int32Array } = { arr: new Int32Array(0) };
+
+function identity(n: number): Int32Array {
+  if (IDENTITY.arr.length < n) {
+    IDENTITY.arr = Int32Array.from({ length: Math.max(n, 2 * IDENTITY.arr.length) }, (_, i) => i);
+  }
+  return IDENTITY.arr.subarray(0, n);
+}

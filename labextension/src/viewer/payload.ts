@@ -1,0 +1,271 @@
+// The timeline payload (docs/formats.md): the viewer's only input. Validated in full before
+// anything is drawn, so a bad payload gives an error panel rather than a half render.
+
+export const MIME_TYPE = 'application/vnd.ascend-ir-lab.timeline+json';
+export const FORMAT_PREFIX = 'ascend-ir-lab/timeline@';
+export const SUPPORTED_VERSIONS = [1];
+
+export interface Dump {
+  i: number;
+  stage: number;
+  pass: string;
+  arg: string;
+  phase: string;
+  scope: string;
+  snap: number;
+  prev: number;
+  changed: boolean;
+  lines: number;
+  truncated: boolean;
+  ms: number | null;
+}
+
+export interface Stage {
+  name: string;
+  command: string[];
+  returncode: number | null;
+}
+
+export interface Message {
+  stage: number;
+  after: number;
+  level: string;
+  text: string;
+}
+
+export interface Source {
+  file: string;
+  first_line: number;
+  text: string;
+}
+
+export interface Note {
+  id: string;
+  dump: number;
+  line: number | null;
+  text: string;
+  created: string;
+}
+
+export interface Payload {
+  format: string;
+  title: string;
+  meta: Record<string, unknown>;
+  lines: string[];
+  snapshots: number[][];
+  stages: Stage[];
+  dumps: Dump[];
+  messages: Message[];
+  source: Source | null;
+  srcmap: Array<Array<[number, number]>>;
+  notes: Note[];
+  warnings: string[];
+}
+
+export class PayloadError extends Error {}
+
+type Obj = Record<string, unknown>;
+
+function fail(where: string, what: string, got: unknown): never {
+  let shown: string;
+  try {
+    shown = JSON.stringify(got);
+  } catch {
+    shown = String(got);
+  }
+  if (shown === undefined) {
+    shown = 'nothing';
+  } else if (shown.length > 60) {
+    shown = shown.slice(0, 57) + '...';
+  }
+  throw new PayloadError(`${where}: expected ${what}, got ${shown}`);
+}
+
+function isObj(x: unknown): x is Obj {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function str(o: Obj, key: string, where: string, dflt?: string): string {
+  const v = o[key];
+  if (v === undefined && dflt !== undefined) {
+    return dflt;
+  }
+  return typeof v === 'string' ? v : fail(`${where}.${key}`, 'a string', v);
+}
+
+function int(v: unknown, where: string, lo: number, hi: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) {
+    fail(where, `an integer in ${lo}..${hi}`, v);
+  }
+  return v as number;
+}
+
+function arr(v: unknown, where: string): unknown[] {
+  return Array.isArray(v) ? v : fail(where, 'a list', v);
+}
+
+function checkLines(raw: unknown): string[] {
+  const lines = arr(raw, 'lines');
+  for (let k = 0; k < lines.length; k++) {
+    if (typeof lines[k] !== 'string') {
+      fail(`lines[${k}]`, 'a string', lines[k]);
+    }
+  }
+  return lines as string[];
+}
+
+function checkSnapshots(raw: unknown, nLines: number): number[][] {
+  const snaps = arr(raw, 'snapshots');
+  for (let s = 0; s < snaps.length; s++) {
+    const ids = arr(snaps[s], `snapshots[${s}]`);
+    for (let k = 0; k < ids.length; k++) {
+      const v = ids[k];
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= nLines) {
+        fail(`snapshots[${s}][${k}]`, `a line id in 0..${nLines - 1}`, v);
+      }
+    }
+  }
+  return snaps as number[][];
+}
+
+function checkStage(raw: unknown, k: number): Stage {
+  const where = `stages[${k}]`;
+  if (!isObj(raw)) {
+    fail(where, 'an object', raw);
+  }
+  const cmd = raw.command === undefined || raw.command === null ? [] : arr(raw.command, `${where}.command`);
+  const rc = raw.returncode;
+  return {
+    name: str(raw, 'name', where),
+    command: cmd.map(c => String(c)),
+    returncode: typeof rc === 'number' ? rc : null
+  };
+}
+
+function checkDump(raw: unknown, k: number, nStages: number, nSnaps: number): Dump {
+  const where = `dumps[${k}]`;
+  if (!isObj(raw)) {
+    fail(where, 'an object', raw);
+  }
+  const ms = raw.ms;
+  return {
+    i: k,
+    stage: int(raw.stage, `${where}.stage`, 0, nStages - 1),
+    pass: str(raw, 'pass', where),
+    arg: str(raw, 'arg', where, ''),
+    phase: str(raw, 'phase', where, 'after'),
+    scope: str(raw, 'scope', where, 'builtin.module'),
+    snap: int(raw.snap, `${where}.snap`, 0, nSnaps - 1),
+    prev: int(raw.prev, `${where}.prev`, -1, k - 1),
+    changed: raw.changed === undefined ? true : raw.changed === true,
+    lines: typeof raw.lines === 'number' ? raw.lines : 0,
+    truncated: raw.truncated === true,
+    ms: typeof ms === 'number' ? ms : null
+  };
+}
+
+function checkMessage(raw: unknown, k: number, nDumps: number): Message {
+  const where = `messages[${k}]`;
+  if (!isObj(raw)) {
+    fail(where, 'an object', raw);
+  }
+  return {
+    stage: typeof raw.stage === 'number' ? raw.stage : 0,
+    after: int(raw.after ?? -1, `${where}.after`, -1, Math.max(nDumps - 1, -1)),
+    level: str(raw, 'level', where, 'info'),
+    text: str(raw, 'text', where)
+  };
+}
+
+function checkSource(raw: unknown): Source | null {
+  if (raw === undefined || raw === null) {
+    return null;
+  }
+  if (!isObj(raw)) {
+    fail('source', 'an object or null', raw);
+  }
+  const first = raw.first_line === undefined ? 1 : int(raw.first_line, 'source.first_line', 0, 1e9);
+  return { file: str(raw, 'file', 'source', ''), first_line: first, text: str(raw, 'text', 'source') };
+}
+
+function checkSrcmap(raw: unknown, nSnaps: number): Array<Array<[number, number]>> {
+  if (raw === undefined || raw === null) {
+    return [];
+  }
+  const maps = arr(raw, 'srcmap');
+  if (maps.length > nSnaps) {
+    fail('srcmap', `at most ${nSnaps} entries (one per snapshot)`, maps.length);
+  }
+  for (let s = 0; s < maps.length; s++) {
+    const pairs = arr(maps[s], `srcmap[${s}]`);
+    for (let k = 0; k < pairs.length; k++) {
+      const p = arr(pairs[k], `srcmap[${s}][${k}]`);
+      int(p[0], `srcmap[${s}][${k}][0]`, 0, 1e9);
+      int(p[1], `srcmap[${s}][${k}][1]`, 0, 1e9);
+    }
+  }
+  return maps as Array<Array<[number, number]>>;
+}
+
+export function checkNote(raw: unknown, k: number, nDumps: number): Note {
+  const where = `notes[${k}]`;
+  if (!isObj(raw)) {
+    fail(where, 'an object', raw);
+  }
+  const line = raw.line;
+  return {
+    id: str(raw, 'id', where, `n${k + 1}`),
+    dump: int(raw.dump, `${where}.dump`, 0, nDumps - 1),
+    line: line === undefined || line === null ? null : int(line, `${where}.line`, 0, 1e9),
+    text: str(raw, 'text', where),
+    created: str(raw, 'created', where, '')
+  };
+}
+
+export function checkNotes(raw: unknown, nDumps: number): Note[] {
+  if (raw === undefined || raw === null) {
+    return [];
+  }
+  return arr(raw, 'notes').map((n, k) => checkNote(n, k, nDumps));
+}
+
+function checkFormat(raw: Obj): string {
+  const format = str(raw, 'format', 'payload');
+  const version = Number(format.slice(FORMAT_PREFIX.length));
+  if (!format.startsWith(FORMAT_PREFIX) || !SUPPORTED_VERSIONS.includes(version)) {
+    fail('format', `${FORMAT_PREFIX}${SUPPORTED_VERSIONS.join('|')}`, format);
+  }
+  return format;
+}
+
+/** Check a parsed payload completely and return it typed; throws PayloadError naming the field. */
+export function validatePayload(raw: unknown): Payload {
+  if (!isObj(raw)) {
+    fail('payload', 'a JSON object', raw);
+  }
+  const format = checkFormat(raw);
+  const lines = checkLines(raw.lines);
+  const snapshots = checkSnapshots(raw.snapshots, lines.length);
+  const stages = arr(raw.stages, 'stages').map(checkStage);
+  const dumps = arr(raw.dumps, 'dumps').map((d, k) =>
+    checkDump(d, k, stages.length, snapshots.length)
+  );
+  const messages = arr(raw.messages ?? [], 'messages').map((m, k) =>
+    checkMessage(m, k, dumps.length)
+  );
+  const warnings = arr(raw.warnings ?? [], 'warnings').map(w => String(w));
+  return {
+    format,
+    title: str(raw, 'title', 'payload', 'IR timeline'),
+    meta: isObj(raw.meta) ? raw.meta : {},
+    lines,
+    snapshots,
+    stages,
+    dumps,
+    messages,
+    source: checkSource(raw.source),
+    srcmap: checkSrcmap(raw.srcmap, snapshots.length),
+    notes: checkNotes(raw.notes, dumps.length),
+    warnings
+  };
+}

@@ -1,0 +1,147 @@
+// Rows for the three views (IR, unified diff, side-by-side) built from an edit script.
+
+import { DEL, EQ, Edit, INS, wordDiff } from './diff';
+import { LineTable, SnapView } from './normalize';
+
+export type RowKind = 'ctx' | 'add' | 'del' | 'gap';
+
+export interface Cell {
+  kind: RowKind;
+  /** Index of the line in its shown snapshot view (0-based). */
+  no: number;
+  /** Index of the line in the original snapshot, for notes and the source map. */
+  line: number;
+  text: string;
+  /** Paired cell on the other side of a change, for word-level marks. */
+  pair: Cell | null;
+  marks: Array<[number, number]> | null;
+}
+
+export interface Row {
+  left: Cell | null;
+  right: Cell | null;
+  /** Label of a gap row (collapsed unchanged lines). */
+  gap: string | null;
+}
+
+const CONTEXT = 3;
+
+function cell(kind: RowKind, no: number, view: SnapView, table: LineTable): Cell {
+  return { kind, no, line: view.orig[no], text: table.text(view.ids[no]), pair: null, marks: null };
+}
+
+/** Word marks for a changed cell, computed on first draw. */
+export function marksOf(c: Cell): Array<[number, number]> | null {
+  if (c.marks === null && c.pair !== null) {
+    const [o, n] = c.kind === 'del' ? [c, c.pair] : [c.pair, c];
+    const wd = wordDiff(o.text, n.text);
+    o.marks = wd.old;
+    n.marks = wd.new;
+  }
+  return c.marks;
+}
+
+/** The current snapshot, lines inserted since the previous state marked as added. */
+export function irRows(edits: Edit[], oldV: SnapView, newV: SnapView, table: LineTable): Row[] {
+  const rows: Row[] = [];
+  for (const e of edits) {
+    if (e.k !== DEL) {
+      rows.push({ left: null, right: cell(e.k === INS ? 'add' : 'ctx', e.b, newV, table), gap: null });
+    }
+  }
+  void oldV;
+  return rows;
+}
+
+interface Run {
+  start: number;
+  end: number;
+}
+
+function changeRuns(edits: Edit[]): Run[] {
+  const runs: Run[] = [];
+  for (let i = 0; i < edits.length; i++) {
+    if (edits[i].k === EQ) {
+      continue;
+    }
+    let j = i;
+    while (j < edits.length && edits[j].k !== EQ) {
+      j++;
+    }
+    runs.push({ start: i, end: j });
+    i = j;
+  }
+  return runs;
+}
+
+function pairCells(dels: Cell[], adds: Cell[]): void {
+  const n = Math.min(dels.length, adds.length);
+  for (let k = 0; k < n; k++) {
+    dels[k].pair = adds[k];
+    adds[k].pair = dels[k];
+  }
+}
+
+function gapRow(n: number): Row {
+  return { left: null, right: null, gap: `⋯ ${n} unchanged line${n === 1 ? '' : 's'}` };
+}
+
+/** Hunks with context; split=true pairs deletions and insertions side by side. */
+export function diffRows(edits: Edit[], oldV: SnapView, newV: SnapView, table: LineTable, split: boolean): Row[] {
+  const rows: Row[] = [];
+  let shown = 0;
+  const emitContext = (from: number, to: number): void => {
+    for (let i = from; i < to; i++) {
+      const e = edits[i];
+      const l = cell('ctx', e.a, oldV, table);
+      const r = cell('ctx', e.b, newV, table);
+      rows.push(split ? { left: l, right: r, gap: null } : { left: null, right: r, gap: null });
+    }
+  };
+  for (const run of changeRuns(edits)) {
+    const ctxFrom = Math.max(shown, run.start - CONTEXT);
+    if (ctxFrom > shown) {
+      rows.push(gapRow(ctxFrom - shown));
+    }
+    emitContext(ctxFrom, run.start);
+    const dels: Cell[] = [];
+    const adds: Cell[] = [];
+    for (let i = run.start; i < run.end; i++) {
+      const e = edits[i];
+      if (e.k === DEL) {
+        dels.push(cell('del', e.a, oldV, table));
+      } else {
+        adds.push(cell('add', e.b, newV, table));
+      }
+    }
+    pairCells(dels, adds);
+    if (split) {
+      for (let k = 0; k < Math.max(dels.length, adds.length); k++) {
+        rows.push({ left: dels[k] ?? null, right: adds[k] ?? null, gap: null });
+      }
+    } else {
+      dels.forEach(c => rows.push({ left: c, right: null, gap: null }));
+      adds.forEach(c => rows.push({ left: null, right: c, gap: null }));
+    }
+    const ctxTo = Math.min(edits.length, run.end + CONTEXT);
+    emitContext(run.end, ctxTo);
+    shown = ctxTo;
+  }
+  if (shown < edits.length && rows.length > 0) {
+    rows.push(gapRow(edits.length - shown));
+  }
+  return rows;
+}
+
+export function countChanges(edits: Edit[]): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const e of edits) {
+    if (e.k === INS) {
+      added++;
+    } else if (e.k === DEL) {
+      removed++;
+    }
+  }
+  return { added, removed };
+}

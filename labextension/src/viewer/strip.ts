@@ -1,0 +1,121 @@
+// The pass strip: one cell per dump, grouped by stage; runs of canonicalize/cse collapsible.
+
+import { clear, h } from './dom';
+import { isCleanup, Model, passLabel } from './model';
+
+export class Strip {
+  readonly node: HTMLDivElement;
+  private cells = new Map<number, HTMLElement>();
+  private expanded = new Set<number>();
+  private current: HTMLElement | null = null;
+
+  constructor(private readonly model: Model, private readonly onPick: (dump: number) => void) {
+    this.node = h('div', { cls: 'air-strip', role: 'navigation', aria: { label: 'passes' } });
+  }
+
+  build(): void {
+    clear(this.node);
+    this.cells.clear();
+    this.current = null;
+    const { p } = this.model;
+    const byStage = new Map<number, number[]>();
+    for (const i of this.model.order()) {
+      const s = p.dumps[i].stage;
+      byStage.set(s, [...(byStage.get(s) ?? []), i]);
+    }
+    if (byStage.size === 0) {
+      this.node.appendChild(h('div', { cls: 'air-empty' }, 'No pass matches the filters.'));
+    }
+    for (const [s, dumps] of byStage) {
+      const cells = h('div', { cls: 'air-cells' });
+      this.fillStage(cells, dumps);
+      this.node.appendChild(h('div', { cls: 'air-stage' },
+        h('span', { cls: 'air-stage-name', title: (p.stages[s].command ?? []).join(' ') }, p.stages[s].name),
+        cells));
+    }
+    this.setCurrent(this.model.cur);
+  }
+
+  private fillStage(parent: HTMLElement, dumps: number[]): void {
+    for (let k = 0; k < dumps.length; k++) {
+      let end = k;
+      while (end < dumps.length && isCleanup(this.model.p.dumps[dumps[end]])) {
+        end++;
+      }
+      const run = dumps.slice(k, end);
+      if (this.model.collapseCleanup && run.length >= 3 && !this.expanded.has(run[0])) {
+        parent.appendChild(this.groupCell(run));
+        k = end - 1;
+      } else {
+        parent.appendChild(this.cell(dumps[k]));
+      }
+    }
+  }
+
+  private cell(i: number): HTMLElement {
+    const d = this.model.p.dumps[i];
+    const state = d.phase === 'failed' ? 'air-failed' : d.changed ? 'air-changed' : 'air-same';
+    const c = h('div', {
+      cls: `air-cell ${state}`,
+      title: `#${i} ${passLabel(d)} (${d.pass}) · ${d.phase} · ${d.scope}`,
+      data: { dump: String(i) }
+    });
+    if (this.model.notesOf(i).length) {
+      c.classList.add('air-has-note');
+    }
+    c.addEventListener('click', () => this.onPick(i));
+    this.cells.set(i, c);
+    return c;
+  }
+
+  private groupCell(run: number[]): HTMLElement {
+    const dumps = run.map(i => this.model.p.dumps[i]);
+    const changed = dumps.filter(d => d.changed).length;
+    const g = h('div', {
+      cls: `air-cell air-group ${changed ? 'air-changed' : 'air-same'}`,
+      title: `${run.length} canonicalize/cse passes (#${run[0]}–#${run[run.length - 1]}, ${changed} changed): click to expand`
+    }, `×${run.length}`);
+    g.addEventListener('click', () => {
+      this.expanded.add(run[0]);
+      this.build();
+    });
+    for (const i of run) {
+      this.cells.set(i, g);
+    }
+    return g;
+  }
+
+  setCurrent(i: number): void {
+    this.current?.classList.remove('air-current');
+    this.current = this.cells.get(i) ?? null;
+    if (this.current) {
+      this.current.classList.add('air-current');
+      const r = this.current.getBoundingClientRect();
+      const box = this.node.getBoundingClientRect();
+      if (r.top < box.top || r.bottom > box.bottom) {
+        this.node.scrollTop += r.top - box.top - box.height / 2;
+      }
+    }
+  }
+
+  /** Draw search hits per pass as a bar inside each cell; counts are per snapshot. */
+  setHits(counts: Int32Array | null): void {
+    let max = 1;
+    if (counts) {
+      for (const c of counts) {
+        max = Math.max(max, c);
+      }
+    }
+    for (const [i, c] of this.cells) {
+      c.querySelector('.air-hitbar')?.remove();
+      c.classList.remove('air-hit');
+      const n = counts ? counts[this.model.p.dumps[i].snap] : 0;
+      if (n > 0) {
+        const bar = h('span', { cls: 'air-hitbar' });
+        bar.style.height = `${Math.max(20, Math.round((100 * Math.log1p(n)) / Math.log1p(max)))}%`;
+        c.classList.add('air-hit');
+        c.appendChild(bar);
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+// Sync lens: hivm synchronisation ops and distributed primitives, set_flag paired with the
+// wait_flag that has the same [pipe, pipe, event] operands.
+
+export interface SyncMark {
+  kind: string;
+  /** Pair number shared by a set_flag and its wait_flag, 0 when unpaired or not a flag. */
+  pair: number;
+  /** Row (line index) of the partner, -1 if none. */
+  partner: number;
+}
+
+const SYNC_OP = /(?:^|[\s"=])(?:hivm\.hir\.)?(set_flag|wait_flag|pipe_barrier|sync_block_set|sync_block_wait|sync_block|barrier)(?![A-Za-z0-9_$.])/;
+const DIST_OP = /(?:^|[\s"=])(?:[A-Za-z_]+\.)*(wait|notify|symm_at)(?![A-Za-z0-9_$.])(?=\s*[[(<{"%]|\s*$)/;
+
+export function syncKind(line: string): string | null {
+  const m = SYNC_OP.exec(line) ?? DIST_OP.exec(line);
+  return m ? m[1] : null;
+}
+
+function flagKey(line: string): string {
+  const m = /(?:set_flag|wait_flag)\s*(\[[^\]]*\]|\([^)]*\))/.exec(line);
+  return m ? m[1].replace(/\s+/g, '') : '';
+}
+
+/** Sync ops of one snapshot (as shown), keyed by row index. */
+export function syncMarks(texts: string[]): Map<number, SyncMark> {
+  const marks = new Map<number, SyncMark>();
+  const open = new Map<string, number[]>();
+  let pairs = 0;
+  texts.forEach((t, row) => {
+    const kind = syncKind(t);
+    if (!kind) {
+      return;
+    }
+    const mark: SyncMark = { kind, pair: 0, partner: -1 };
+    marks.set(row, mark);
+    if (kind === 'set_flag') {
+      const key = flagKey(t);
+      open.set(key, [...(open.get(key) ?? []), row]);
+    } else if (kind === 'wait_flag') {
+      const queue = open.get(flagKey(t));
+      const setRow = queue?.shift();
+      if (setRow !== undefined) {
+        const setMark = marks.get(setRow) as SyncMark;
+        pairs++;
+        setMark.pair = mark.pair = pairs;
+        setMark.partner = row;
+        mark.partner = setRow;
+      }
+    }
+  });
+  return marks;
+}
+
+export function syncSummary(marks: Map<number, SyncMark>): string {
+  const counts = new Map<string, number>();
+  let unpaired = 0;
+  for (const m of marks.values()) {
+    counts.set(m.kind, (counts.get(m.kind) ?? 0) + 1);
+    if ((m.kind === 'set_flag' || m.kind === 'wait_flag') && m.pair === 0) {
+      unpaired++;
+    }
+  }
+  if (counts.size === 0) {
+    return 'no sync ops in this pass';
+  }
+  const parts = [...counts].map(([k, n]) => `${n} ${k}`);
+  if (unpaired) {
+    parts.push(`${unpaired} unpaired flag${unpaired === 1 ? '' : 's'}`);
+  }
+  return parts.join(', ');
+}

@@ -1,0 +1,352 @@
+"""Upstream Triton (NVIDIA / AMD) into a Run: stages ttir, ttgir, llir, ptx (amdgcn for hip).
+
+One entry point serves both kinds of host:
+
+>>> run = capture(softmax, (rows,), y, x, x.stride(0), y.stride(0), n, BLOCK=1024)
+
+launches for real when this host has a GPU of the wanted target and the tensors live on it
+(the Run records grid, argument shapes and dtypes next to the IR), and otherwise
+cross-compiles for `target` (default cuda:90) with the signature read from the arguments:
+numpy arrays, CPU tensors or `TensorSpec`s. `compile_kernel` is the explicit cross-compile
+with a written signature (what `ascend-ir-lab triton-compile` calls).
+
+Upstream `triton` and triton-ascend both import as `triton`: this module needs an
+environment of its own (extra `gpu`); `compile_in` runs the same compile under another
+interpreter, e.g. from the Ascend environment.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import os
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ascend_ir_lab.errors import CompilerError, InputError, ToolNotFoundError
+from ascend_ir_lab.toolchains.process import DEFAULT_TIMEOUT_S, run_logged
+from ascend_ir_lab.toolchains.run import Run, RunWriter
+from ascend_ir_lab.toolchains.triton_capture import recording
+from ascend_ir_lab.toolchains.ttir_stage import (
+    kernel_source,
+    load_kernel,
+    parse_constexprs,
+    parse_signature,
+)
+
+TARGETS = ("cuda:90", "cuda:80", "hip:gfx942")
+_DTYPES = {
+    "float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float64": "fp64",
+    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8",
+    "bool": "i1", "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5",
+}
+_OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion")
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """Shape and dtype of a tensor argument, for cross-compiling without allocating it."""
+
+    shape: tuple[int, ...]
+    dtype: str  # numpy/torch spelling: "float32", "float16", ...
+
+
+def parse_target(text: str) -> tuple[str, int | str, int]:
+    """'cuda:90' -> ('cuda', 90, 32); 'hip:gfx942' -> ('hip', 'gfx942', 64)."""
+    backend, sep, arch = text.partition(":")
+    if backend == "cuda" and sep and arch.isdigit():
+        return backend, int(arch), 32
+    if backend == "hip" and sep and arch.startswith("gfx"):
+        return backend, arch, 64
+    raise InputError(f"--target {text!r}: expected cuda:<capability> or hip:<gfx arch> "
+                     f"(e.g. {', '.join(TARGETS)})")
+
+
+def require_upstream_triton() -> None:
+    """Raise a clear error unless `triton` here is upstream Triton with its GPU backends."""
+    if importlib.util.find_spec("triton") is None:
+        raise ToolNotFoundError("upstream triton", "triton  (in its own venv: extra 'gpu')")
+    if importlib.util.find_spec("triton.backends.ascend") is not None:
+        raise InputError("the `triton` of this environment is triton-ascend; upstream Triton "
+                         "needs its own venv (python -m venv .venv-gpu && .venv-gpu/bin/pip "
+                         "install triton), then pass --python .venv-gpu/bin/python")
+
+
+def compile_kernel(
+    kernel: Any,
+    *,
+    signature: str | Mapping[str, str],
+    constexprs: Sequence[str] | Mapping[str, Any] | None = None,
+    target: str = "cuda:90",
+    options: Mapping[str, Any] | None = None,
+    assume_aligned: bool = True,
+    llvm_dumps: bool = True,
+    timings: bool = True,
+    name: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    check: bool = True,
+) -> Run:
+    """Cross-compile `kernel` ("FILE.py::KERNEL" or a @triton.jit function) for `target`.
+
+    No GPU needed. `assume_aligned` marks pointer arguments 16-byte aligned, as a launch
+    with torch tensors would. With `check`, a failing stage raises CompilerError.
+    """
+    require_upstream_triton()
+    fn = load_kernel(kernel) if isinstance(kernel, str) else kernel
+    sig = parse_signature(signature)
+    consts = parse_constexprs(constexprs)
+    writer = _start(fn, sig, consts, target, name, out, command=_cli_command(kernel, sig,
+                                                                             consts, target))
+    writer.set_extra("launch", {"launched": False, "reason": "cross-compile"})
+    return _compile(writer, fn, sig, consts, target, dict(options or {}), assume_aligned,
+                    llvm_dumps, timings, check)
+
+
+def capture(kernel: Any, grid: Any, *args: Any, target: str | None = None,
+            name: str | None = None, out: str | os.PathLike[str] | None = None,
+            llvm_dumps: bool = True, timings: bool = True, **kwargs: Any) -> Run:
+    """Launch `kernel[grid](*args, **kwargs)` on this host's GPU and record it, or, with no
+    such GPU (or CPU arguments), cross-compile it for `target` (default cuda:90)."""
+    require_upstream_triton()
+    fn = load_kernel(kernel) if isinstance(kernel, str) else kernel
+    device = active_target()
+    launch = device is not None and target in (None, device) and not _host_args(args)
+    target = target or device or "cuda:90"
+    sig, consts = signature_from_args(fn, args, kwargs)
+    writer = _start(fn, sig, consts, target, name, out, command=[sys.executable, "<cell>"])
+    record = launch_record(fn, grid, args, kwargs)
+    if not launch:
+        why = "no GPU on this host" if device is None else f"arguments on the host or {device}"
+        writer.set_extra("launch", {**record, "launched": False, "reason": why})
+        options = {k: v for k, v in kwargs.items() if k in _OPTION_NAMES}
+        return _compile(writer, fn, sig, consts, target, options, True, llvm_dumps, timings,
+                        True)
+    start = time.perf_counter()
+    with recording(writer, _kernel_name(fn), [sys.executable, "<cell>"],
+                   llvm_dumps=llvm_dumps, timings=timings):
+        try:
+            fn[grid](*args, **kwargs)
+            _synchronize(args)
+        except Exception as exc:
+            writer.set_extra("launch", {**record, "launched": False, "error": str(exc)})
+            writer.finish("compile-error", f"launch failed: {exc}")
+            raise
+    writer.set_extra("launch", {**record, "launched": True, "device": _device_name(),
+                                "seconds": round(time.perf_counter() - start, 4)})
+    writer.set("versions", versions(target))
+    return writer.finish("ok")
+
+
+def active_target() -> str | None:
+    """'cuda:90' / 'hip:gfx942' for this host's active GPU, None without one."""
+    try:
+        from triton.runtime import driver
+
+        tgt = driver.active.get_current_target()
+    except Exception:  # noqa: BLE001 - no driver, no device, no CUDA library: all mean "none"
+        return None
+    return f"{tgt.backend}:{tgt.arch}"
+
+
+def signature_from_args(fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
+                        ) -> tuple[dict[str, str], dict[str, Any]]:
+    """Triton signature and constexprs of a call: tensors -> '*fp32', ints -> 'i32', ..."""
+    names = list(getattr(fn, "arg_names", []))
+    if len(args) > len(names):
+        raise InputError(f"{_kernel_name(fn)}: {len(args)} arguments for {len(names)} parameters")
+    values = dict(zip(names, args))
+    values.update({k: v for k, v in kwargs.items() if k not in _OPTION_NAMES})
+    constexpr_names = {p.name for p in getattr(fn, "params", []) if p.is_constexpr}
+    sig: dict[str, str] = {}
+    consts: dict[str, Any] = {}
+    for arg_name in names:
+        if arg_name not in values:
+            raise InputError(f"{_kernel_name(fn)}: no value for parameter {arg_name!r}")
+        if arg_name in constexpr_names:
+            consts[arg_name] = values[arg_name]
+        else:
+            sig[arg_name] = _arg_type(arg_name, values[arg_name])
+    return sig, consts
+
+
+def launch_record(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
+                  ) -> dict[str, Any]:
+    """Grid and arguments of a launch, as run.json keeps them (no tensor data)."""
+    names = list(getattr(fn, "arg_names", []))
+    described = [_describe(n, v) for n, v in zip(names, args)]
+    described += [_describe(k, v) for k, v in kwargs.items()]
+    if callable(grid):
+        grid = grid({**dict(zip(names, args)), **kwargs})
+    return {"grid": [int(g) for g in grid], "args": described}
+
+
+def versions(target: str) -> dict[str, str | None]:
+    """Versions of upstream Triton, torch and (for cuda) ptxas."""
+    found = {"triton": _dist_version("triton"), "torch": _dist_version("torch")}
+    if target.startswith("cuda"):
+        try:
+            from triton.backends.nvidia.compiler import get_ptxas
+
+            found["ptxas"] = str(get_ptxas(parse_target(target)[1]).version).strip() or None
+        except Exception:  # noqa: BLE001 - a version is informative only
+            found["ptxas"] = None
+    return found
+
+
+def compile_in(python: str, argv: Sequence[str], *, log: os.PathLike[str] | str,
+               timeout: float = DEFAULT_TIMEOUT_S) -> int:
+    """Run `ascend-ir-lab ARGV...` under another interpreter (the upstream-Triton venv)."""
+    from pathlib import Path
+
+    from ascend_ir_lab.toolchains.env import tool_env
+
+    result = run_logged([python, "-m", "ascend_ir_lab", *argv], log=Path(log), env=tool_env(),
+                        timeout=timeout, package="triton (in the interpreter given by --python)")
+    if result.returncode != 0:
+        raise CompilerError(result.command, result.returncode, result.tail(30))
+    return 0
+
+
+def compile_spec(path: str) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """The `COMPILE = {"kernel", "signature", "constexprs"}` dict of a kernel file, as
+    (FILE::KERNEL, signature, constexprs); empty signature when the file has none."""
+    import importlib.util as _util
+    from pathlib import Path
+
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(f"{file}: no such kernel file")
+    loader = _util.spec_from_file_location(f"_ascend_ir_lab_spec_{file.stem}", file)
+    if loader is None or loader.loader is None:
+        raise InputError(f"{file}: cannot be imported as a Python module")
+    module = _util.module_from_spec(loader)
+    loader.loader.exec_module(module)
+    spec = getattr(module, "COMPILE", None)
+    if not isinstance(spec, dict) or "kernel" not in spec:
+        raise InputError(f"{file}: no COMPILE dict naming the kernel; use {file}::KERNEL "
+                         "with --signature")
+    return (f"{file}::{spec['kernel']}", parse_signature(spec.get("signature", {})),
+            parse_constexprs(spec.get("constexprs")))
+
+
+# -- internals ---------------------------------------------------------------------------
+
+
+def _start(fn: Any, sig: dict[str, str], consts: dict[str, Any], target: str,
+           name: str | None, out: Any, command: list[str]) -> RunWriter:
+    parse_target(target)
+    kernel_name = _kernel_name(fn)
+    text, first_line, filename = kernel_source(fn)
+    writer = RunWriter.create(name or f"{kernel_name}-{target.replace(':', '')}", {
+        "toolchain": "triton",
+        "target": target,
+        "kernel": {"name": kernel_name, "source": "source.py", "first_line": first_line,
+                   "signature": sig, "constexprs": consts},
+        "versions": {"triton": _dist_version("triton")},
+    }, out)
+    (writer.path / "source.py").write_text(text)
+    writer.set_extra("source_file", filename)
+    writer.set_extra("command", command)
+    return writer
+
+
+def _compile(writer: RunWriter, fn: Any, sig: dict[str, str], consts: dict[str, Any],
+             target: str, options: dict[str, Any], assume_aligned: bool, llvm_dumps: bool,
+             timings: bool, check: bool) -> Run:
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    backend, arch, warp = parse_target(target)
+    full_sig = {**sig, **{k: "constexpr" for k in consts}}
+    attrs = {(i,): [["tt.divisibility", 16]] for i, (k, ty) in enumerate(full_sig.items())
+             if assume_aligned and ty.startswith("*")}
+    src = ASTSource(fn, full_sig, constexprs=consts, attrs=attrs)
+    writer.set_extra("options", options)
+    command = writer.manifest["extra"].get("command", [])
+    with recording(writer, _kernel_name(fn), command, llvm_dumps=llvm_dumps,
+                   timings=timings) as recorder:
+        try:
+            triton.compile(src, target=GPUTarget(backend, arch, warp), options=options)
+        except Exception as exc:
+            stage = recorder.failed_stage or "ttir"
+            writer.set_extra("error", f"{type(exc).__name__}: {exc}")
+            run = writer.finish("compile-error", f"stage {stage} failed: {type(exc).__name__}")
+            if check:
+                raise CompilerError(command, 1, f"{exc}\n  run: {run.path}", stage=stage) from exc
+            return run
+    writer.set("versions", versions(target))
+    return writer.finish("ok" if recorder.binary else "ir-complete-no-binary")
+
+
+def _cli_command(kernel: Any, sig: Mapping[str, str], consts: Mapping[str, Any],
+                 target: str) -> list[str]:
+    spec = kernel if isinstance(kernel, str) else f"<python>::{_kernel_name(kernel)}"
+    command = [sys.executable, "-m", "ascend_ir_lab", "triton-compile", spec, "--signature",
+               ",".join(f"{k}={v}" for k, v in sig.items())]
+    command += [f"--constexpr={k}={v}" for k, v in consts.items()]
+    return [*command, "--target", target]
+
+
+def _kernel_name(fn: Any) -> str:
+    return str(getattr(getattr(fn, "fn", fn), "__name__", "kernel"))
+
+
+def _arg_type(name: str, value: Any) -> str:
+    if hasattr(value, "dtype") and hasattr(value, "shape"):
+        dtype = str(value.dtype).rsplit(".", 1)[-1]
+        if dtype not in _DTYPES:
+            raise InputError(f"argument {name}: dtype {dtype!r} has no Triton type "
+                             f"(known: {', '.join(sorted(_DTYPES))})")
+        return "*" + _DTYPES[dtype]
+    if isinstance(value, bool):
+        return "i1"
+    if isinstance(value, int):
+        return "i32" if -(2**31) <= value < 2**31 else "i64"
+    if isinstance(value, float):
+        return "fp32"
+    raise InputError(f"argument {name}: {type(value).__name__} is not a tensor, int or float")
+
+
+def _describe(name: str, value: Any) -> dict[str, Any]:
+    if hasattr(value, "dtype") and hasattr(value, "shape"):
+        device = getattr(value, "device", "host")
+        return {"name": name, "kind": "tensor", "shape": [int(s) for s in value.shape],
+                "dtype": str(value.dtype).rsplit(".", 1)[-1], "device": str(device)}
+    return {"name": name, "kind": "scalar", "type": type(value).__name__,
+            "value": value if isinstance(value, (bool, int, float, str)) else repr(value)}
+
+
+def _host_args(args: Sequence[Any]) -> bool:
+    """Whether any tensor argument lives on the host (numpy, CPU tensor, TensorSpec)."""
+    for value in args:
+        if isinstance(value, TensorSpec):
+            return True
+        if hasattr(value, "dtype") and hasattr(value, "shape"):
+            device = getattr(value, "device", None)
+            if device is None or getattr(device, "type", str(device)) == "cpu":
+                return True
+    return False
+
+
+def _synchronize(args: Sequence[Any]) -> None:
+    if "torch" in sys.modules:
+        torch = sys.modules["torch"]
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+
+
+def _device_name() -> str | None:
+    if "torch" in sys.modules and sys.modules["torch"].cuda.is_available():
+        return str(sys.modules["torch"].cuda.get_device_name())
+    return None
+
+
+def _dist_version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None

@@ -1,0 +1,187 @@
+"""Offline Ascend compile: a Triton kernel -> a Run with stages ttir, adapter, bishengir.
+
+No NPU and no CANN needed: every IR of every pass is printed; only the last step (hivmc,
+which ships with CANN) is missing, and the Run says so in its status instead of failing.
+
+>>> run = compile_kernel("tests/kernels/vadd.py::vadd", signature="x_ptr=*fp32,...",
+...                      constexprs={"BLOCK": 1024}, barrier_all=True)
+>>> run.status, len(run.timeline.dumps)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ascend_ir_lab.errors import CompilerError, InputError
+from ascend_ir_lab.toolchains import ascend_options as opts_mod
+from ascend_ir_lab.toolchains.env import relevant_env, tool_env
+from ascend_ir_lab.toolchains.process import DEFAULT_TIMEOUT_S, ToolResult, run_logged
+from ascend_ir_lab.toolchains.run import Run, RunWriter
+from ascend_ir_lab.toolchains.stages import add_ttir_stage, stage_record
+from ascend_ir_lab.toolchains.tools import bishengir_is_regbased, find_tool, versions
+
+HIVMC_MISSING = "Cannot find hivmc"
+
+
+class StageFailedError(CompilerError):
+    """A stage of a compile failed; the Run (with the tool's full log) is in `.run`."""
+
+    def __init__(self, result: ToolResult, stage: str, run: Run) -> None:
+        super().__init__(result.command, result.returncode, result.tail(40), stage=stage)
+        self.run = run
+        self.args = (f"{self.args[0]}\n  full log: {result.log}\n  run: {run.path}",)
+
+
+def compile_kernel(
+    kernel: Any,
+    *,
+    signature: str | Mapping[str, str],
+    constexprs: Sequence[str] | Mapping[str, Any] | None = None,
+    target: str = "Ascend910B3",
+    barrier_all: bool = False,
+    bishengir_flags: Sequence[str] = (),
+    module_scope: bool = False,
+    options: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    check: bool = True,
+) -> Run:
+    """Compile `kernel` ("FILE.py::KERNEL" or a @triton.jit function) into a Run folder.
+
+    `options` are triton-ascend NPUOptions (multibuffer, sync_solver, ...). `barrier_all`
+    replaces fine-grained sync with barriers; `module_scope` makes every bishengir Dump a
+    complete module (needed by the pass-level reproducer). With `check`, a failing stage
+    raises StageFailedError (which carries the Run); otherwise the Run says compile-error.
+    """
+    from ascend_ir_lab.toolchains.ttir_stage import parse_constexprs, parse_signature
+
+    sig = parse_signature(signature)
+    consts = parse_constexprs(constexprs)
+    npu_opts = opts_mod.npu_options(options)
+    spec = kernel if isinstance(kernel, str) else None
+    fn = _resolve(kernel)
+    kernel_name = getattr(getattr(fn, "fn", fn), "__name__", "kernel")
+    run_name = name or (kernel_name + ("-barrier-all" if barrier_all else ""))
+    writer = RunWriter.create(run_name, _manifest_head(fn, kernel_name, sig, consts, target), out)
+    _write_source(writer, fn)
+    env = tool_env()
+    writer.set("env", relevant_env(env))
+    try:
+        ttir = add_ttir_stage(writer, fn, spec, sig, consts, target, dict(options or {}))
+        if ttir is None:
+            return _fail(writer, "ttir", check)
+        adapter = _adapter_stage(writer, ttir, npu_opts, env, timeout)
+        if adapter.returncode != 0:
+            return _fail(writer, "adapter", check, adapter)
+        args = opts_mod.bishengir_args(npu_opts, target, env, regbased=bishengir_is_regbased())
+        if barrier_all:
+            args = opts_mod.with_barrier_all(args)
+        extra_flags = [*(opts_mod.MODULE_SCOPE_FLAGS if module_scope else ()), *bishengir_flags]
+        writer.set_extra("module_scope", module_scope)
+        writer.set_extra("barrier_all", barrier_all)
+        return _bishengir_stage(writer, args, extra_flags, env, timeout, check)
+    except KeyboardInterrupt:
+        writer.finish("interrupted")
+        raise
+
+
+def _resolve(kernel: Any) -> Any:
+    from ascend_ir_lab.toolchains.ttir_stage import load_kernel
+
+    if isinstance(kernel, str):
+        return load_kernel(kernel)
+    if not hasattr(kernel, "fn") and not callable(kernel):
+        raise InputError(f"{kernel!r}: expected FILE.py::KERNEL or a @triton.jit function")
+    return kernel
+
+
+def _manifest_head(fn: Any, kernel_name: str, sig: dict[str, str], consts: dict[str, Any],
+                   target: str) -> dict[str, Any]:
+    from ascend_ir_lab.toolchains.ttir_stage import kernel_source
+
+    _, first_line, _ = kernel_source(fn)
+    return {
+        "toolchain": "ascend",
+        "target": target,
+        "kernel": {"name": kernel_name, "source": "source.py", "first_line": first_line,
+                   "signature": sig, "constexprs": consts},
+        "versions": versions(),
+    }
+
+
+def _write_source(writer: RunWriter, fn: Any) -> None:
+    from ascend_ir_lab.toolchains.ttir_stage import kernel_source
+
+    text, _, filename = kernel_source(fn)
+    (writer.path / "source.py").write_text(text)
+    writer.set_extra("source_file", filename)
+
+
+def _adapter_stage(writer: RunWriter, ttir: Path, npu_opts: Any, env: Mapping[str, str],
+                   timeout: float) -> ToolResult:
+    """triton-adapter-opt with triton-ascend's options plus --mlir-print-ir-after-all."""
+    output = writer.artifact_path("adapter.mlir")
+    command = [str(find_tool("triton-adapter-opt")), str(ttir),
+               *opts_mod.adapter_args(npu_opts, env), opts_mod.PRINT_AFTER_ALL, "-o", str(output)]
+    result = run_logged(command, log=writer.log_path("adapter"), env=env, timeout=timeout,
+                        package="triton-ascend")
+    artifact = output if output.is_file() and result.returncode == 0 else None
+    writer.add_stage(stage_record(writer, "adapter", result, artifact))
+    return result
+
+
+def _bishengir_stage(writer: RunWriter, args: list[str], extra_flags: list[str],
+                     env: Mapping[str, str], timeout: float, check: bool) -> Run:
+    """bishengir-compile on the adapter output, as triton-ascend would call it."""
+    adapter_ir = writer.artifact_path("adapter.mlir").read_text()
+    text, mix_mode = opts_mod.bishengir_input(adapter_ir)
+    source = writer.artifact_path("bishengir-input.mlir")
+    source.write_text(text)
+    binary = writer.artifact_path("kernel")
+    command = [str(find_tool("bishengir-compile")), str(source), *args,
+               opts_mod.PRINT_AFTER_ALL, *extra_flags, "-o", str(binary)]
+    result = run_logged(command, log=writer.log_path("bishengir"), env=env, timeout=timeout)
+    produced = _binary_output(binary)
+    writer.add_stage(stage_record(writer, "bishengir", result, produced))
+    writer.set_extra("mix_mode", mix_mode)
+    writer.set_extra("stage_inputs", {"adapter": writer.relative(_ttir_artifact(writer)),
+                                      "bishengir": writer.relative(source)})
+    if result.returncode == 0:
+        return writer.finish("ok" if produced else "ir-complete-no-binary")
+    if HIVMC_MISSING in result.tail(60):
+        return writer.finish("ir-complete-no-binary")
+    return _fail(writer, "bishengir", check, result)
+
+
+def _binary_output(stem: Path) -> Path | None:
+    for candidate in (stem.with_name("kernel.o"), stem.with_name("kernel_reloc.o"), stem):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _ttir_artifact(writer: RunWriter) -> Path | None:
+    art = writer.manifest["stages"][0].get("artifact") if writer.manifest["stages"] else None
+    return writer.path / art if art else None
+
+
+def _fail(writer: RunWriter, stage: str, check: bool, result: ToolResult | None = None) -> Run:
+    record = next(s for s in writer.manifest["stages"] if s["name"] == stage)
+    text = f"stage {stage} failed with exit code {record['returncode']}"
+    run = writer.finish("compile-error", text)
+    if check:
+        if result is None:
+            log = writer.path / record["log"]
+            result = ToolResult(record["command"], record["returncode"], record["seconds"], log)
+        raise StageFailedError(result, stage, run)
+    return run
+
+
+def python_command() -> list[str]:
+    """The interpreter this package runs under (for recorded in-process commands)."""
+    return [sys.executable]

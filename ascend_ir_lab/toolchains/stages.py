@@ -1,0 +1,86 @@
+"""Stage records of a Run, and the in-process `ttir` stage written into a Run."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ascend_ir_lab.toolchains import timing
+from ascend_ir_lab.toolchains.process import ToolResult
+from ascend_ir_lab.toolchains.run import RunWriter
+
+
+def stage_record(writer: RunWriter, name: str, result: ToolResult, artifact: Path | None,
+                 **more: Any) -> dict[str, Any]:
+    """The run.json record of a finished stage."""
+    return {
+        "name": name,
+        "log": writer.relative(result.log),
+        "artifact": writer.relative(artifact),
+        "command": list(result.command),
+        "returncode": result.returncode,
+        "seconds": round(result.seconds, 4),
+        **more,
+    }
+
+
+def ttir_command(spec: str | None, writer: RunWriter, kernel_name: str, sig: Mapping[str, str],
+                 consts: Mapping[str, Any], target: str, options: Mapping[str, Any]) -> list[str]:
+    """The stand-alone command that redoes the ttir stage (what the Run records)."""
+    if spec is not None:
+        file_part, _, kname = spec.rpartition("::")
+        spec = f"{Path(file_part).resolve()}::{kname}"
+    else:
+        spec = f"{writer.path.resolve() / 'source.py'}::{kernel_name}"
+    command = [sys.executable, "-m", "ascend_ir_lab.toolchains.ttir_stage", spec,
+               "--signature", ",".join(f"{k}={v}" for k, v in sig.items())]
+    command += [f"--constexpr={k}={json.dumps(v)}" for k, v in consts.items()]
+    command += [f"--option={k}={json.dumps(v)}" for k, v in options.items()]
+    return [*command, "--target", target, "--out", str(writer.path.resolve() / "artifacts")]
+
+
+def add_ttir_stage(writer: RunWriter, fn: Any, spec: str | None, sig: Mapping[str, str],
+                   consts: Mapping[str, Any], target: str, options: Mapping[str, Any]
+                   ) -> Path | None:
+    """Run stage 1 into the Run; returns the .ttir artifact, or None if there is none."""
+    from ascend_ir_lab.toolchains.ttir_stage import run_ttir_stage
+
+    log = writer.log_path("ttir")
+    out = writer.path / "artifacts"
+    result = run_ttir_stage(fn, sig, consts, target=target, options=options, log=log, out_dir=out)
+    kernel_name = writer.manifest["kernel"]["name"]
+    command = ttir_command(spec, writer, kernel_name, sig, consts, target, options)
+    ok = result.ttir is not None
+    tool = ToolResult(command, 0 if ok else 1, result.seconds, log)
+    record = stage_record(writer, "ttir", tool, result.ttir,
+                          timings=ttir_timings(log))
+    writer.add_stage(record)
+    writer.set_extra("triton_files", sorted(writer.relative(p) for p in result.files.values()))
+    writer.set_extra("triton_binary_step", result.binary_step)
+    if not ok:
+        writer.set_extra("ttir_error", result.error)
+    return result.ttir
+
+
+def ttir_timings(log: Path) -> dict[str, float]:
+    """Per-pass seconds from the MLIR_ENABLE_TIMING report in the ttir log, keyed by argument."""
+    text = log.read_text(errors="replace")
+    rows = timing.parse_report(text)
+    return timing.by_argument(rows, _pass_arguments(log)) if rows else {}
+
+
+def _pass_arguments(log: Path) -> dict[str, str]:
+    """Display name -> argument of the passes in a log, read by the dumps engine."""
+    with contextlib.suppress(ImportError):
+        from ascend_ir_lab.dumps import open_timeline
+
+        try:
+            timeline = open_timeline(str(log))
+        except Exception:  # noqa: BLE001 - timings are a bonus; never fail the stage here
+            return {}
+        return {d.pass_name: d.arg for d in timeline.dumps if d.pass_name and d.arg}
+    return {}

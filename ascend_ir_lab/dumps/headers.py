@@ -82,8 +82,9 @@ def _parse_llvm(line: str) -> Header | None:
     m = _LLVM.match(line)
     if m is None:
         return None
-    phase = "failed" if m["invalid"] and m["phase"] == "After" else m["phase"].lower()
-    return Header("llvm", phase, m["name"], m["name"], "", _llvm_scope(m["on"]))
+    # "(invalidated)": the pass deleted or invalidated the unit; nothing follows the header.
+    options = "invalidated" if m["invalid"] else ""
+    return Header("llvm", m["phase"].lower(), m["name"], m["name"], options, _llvm_scope(m["on"]))
 
 
 def _parse_legacy(line: str) -> Header | None:

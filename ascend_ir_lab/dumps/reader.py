@@ -81,7 +81,21 @@ def _split_region(data: bytes, body_start: int, region_end: int, header: Header)
     if stripped.endswith(b"\n}") and len(stripped) < len(tail):
         # `}` at column 0 closes the top-level op: nothing after it but blank lines.
         return region_end - (len(tail) - len(stripped)) + 1, region_end, False
-    return ir_end(data, body_start, region_end, header.family)
+    # Text that can never be IR (a traceback, a crash report) ends the IR wherever it starts,
+    # even if IR-looking lines (indented frames, dotted exception names) follow it.
+    cut = min(
+        (k + 1 for k in (data.find(m, body_start - 1, region_end) for m in _HARD_STOPS) if k >= 0),
+        default=region_end,
+    )
+    return ir_end(data, body_start, cut, header.family)
+
+
+_HARD_STOPS = (
+    b"\nTraceback (most recent call last):",
+    b"\nLLVM ERROR:",
+    b"\nPLEASE submit a bug report",
+    b"\nStack dump:",
+)
 
 
 def _holds(data: bytes, body_start: int, body_end: int, header: Header) -> str:

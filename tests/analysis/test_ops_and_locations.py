@@ -82,6 +82,6 @@ def test_pass_aligned_comparison_of_fine_and_barrier_all() -> None:
     assert all(p.b is None for p in solver) and all(p.a is None for p in inject)
     assert first.a.index < solver[0].a.index  # type: ignore[union-attr]
     assert len(pairs) == 386 + 4  # 382 common passes, 4 on each side only
-    d = fine.select("hivm-graph-sync-solver")
+    d = fine.select("hivm-plan-memory#3")
     other = counterpart(fine, d, barrier)
     assert other is not None and other.index == d.index

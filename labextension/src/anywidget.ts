@@ -3,13 +3,13 @@
 
 import { mountViewer } from './viewer/app';
 import type { Note } from './viewer/payload';
+import { LiveModel as AnyModel, registerModel } from './live';
 
-interface AnyModel {
-  get(name: string): unknown;
-  set(name: string, value: unknown): void;
-  save_changes(): void;
-  on(event: string, cb: () => void): void;
-  off(event: string, cb: () => void): void;
+function initialize({ model }: { model: AnyModel }): void {
+  const key = model.get('key');
+  if (typeof key === 'string' && key !== '') {
+    registerModel(key, model);
+  }
 }
 
 function render({ model, el }: { model: AnyModel; el: HTMLElement }): () => void {
@@ -45,4 +45,4 @@ function render({ model, el }: { model: AnyModel; el: HTMLElement }): () => void
   };
 }
 
-export default { render };
+export default { initialize, render };

@@ -123,7 +123,10 @@ export function diffRows(edits: Edit[], oldV: SnapView, newV: SnapView, table: L
       dels.forEach(c => rows.push({ left: c, right: null, gap: null }));
       adds.forEach(c => rows.push({ left: null, right: c, gap: null }));
     }
-    const ctxTo = Math.min(edits.length, run.end + CONTEXT);
+    let ctxTo = run.end;
+    while (ctxTo < edits.length && ctxTo < run.end + CONTEXT && edits[ctxTo].k === EQ) {
+      ctxTo++;
+    }
     emitContext(run.end, ctxTo);
     shown = ctxTo;
   }

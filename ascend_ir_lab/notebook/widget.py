@@ -1,0 +1,56 @@
+"""The explorer as an anywidget: the shared viewer on a timeline payload, notes synced both ways."""
+
+from __future__ import annotations
+
+import copy
+import uuid
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ascend_ir_lab.export.html import static_html
+from ascend_ir_lab.export.payload import MIME_TYPE
+
+__all__ = ["TimelineWidget"]
+
+_STATIC = Path(__file__).resolve().parent.parent / "static"
+
+
+class TimelineWidget(anywidget.AnyWidget):  # type: ignore[misc]
+    """Pass-timeline viewer for one payload; `notes` holds the notes made in the browser."""
+
+    _esm = _STATIC / "viewer.js"
+    _css = _STATIC / "viewer.css"
+    payload = traitlets.Dict().tag(sync=True)
+    notes = traitlets.List(traitlets.Dict()).tag(sync=True)
+    key = traitlets.Unicode().tag(sync=True)
+
+    def __init__(self, payload: dict[str, Any], **kwargs: Any) -> None:
+        if not isinstance(payload, dict):
+            raise TypeError(f"payload must be a dict from build_payload(), got {type(payload).__name__}")
+        notes = kwargs.pop("notes", None)
+        super().__init__(
+            payload=payload,
+            notes=list(payload.get("notes") or []) if notes is None else list(notes),
+            key=uuid.uuid4().hex,
+            **kwargs,
+        )
+
+    def current_payload(self) -> dict[str, Any]:
+        """The payload with the notes as they are now (for saving and exports)."""
+        out = copy.copy(self.payload)
+        out["notes"] = [dict(n) for n in self.notes]
+        return out
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        # Besides the widget view: the payload under its own MIME type (JupyterLab renders it
+        # through the ascend-ir-lab extension, with or without a kernel) and static HTML for
+        # nbviewer, GitHub and nbconvert.
+        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
+        payload = self.current_payload()
+        data = {**data, MIME_TYPE: payload, "text/html": static_html(payload)}
+        meta = {**meta, MIME_TYPE: {"widget_key": self.key}}
+        return data, meta

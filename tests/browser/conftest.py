@@ -1,0 +1,62 @@
+"""Browser fixtures: Debian's Chromium through Playwright, and real payloads from tests/data."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DATA = Path(__file__).resolve().parents[1] / "data" / "ascend"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    reason = None
+    if not os.path.exists(CHROMIUM):
+        reason = f"{CHROMIUM} is missing (apt-get install -y chromium)"
+    else:
+        try:
+            import playwright  # noqa: F401
+        except ImportError:
+            reason = "playwright is not installed (pip install playwright)"
+    for item in items:
+        if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _real_payload(log: str, title: str) -> dict[str, Any]:
+    from ascend_ir_lab.dumps import open_timeline
+    from ascend_ir_lab.export import build_payload
+
+    payload: dict[str, Any] = build_payload(open_timeline(DATA / log), title=title)
+    json.dumps(payload)  # must be plain JSON
+    return payload
+
+
+@pytest.fixture(scope="session")
+def real_payload() -> Any:
+    """Function (log name, title) -> payload of a real compiler log from tests/data/ascend."""
+    return _real_payload

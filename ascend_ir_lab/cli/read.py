@@ -175,16 +175,26 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 def _aligned_summary(a: Timeline, b: Timeline, norm: Normalization, exit_code: bool) -> int:
     pairs = align(a, b, norm)
-    differing = [p for p in pairs if p.differs]
-    print(f"{a.title} vs {b.title}: {len(pairs)} passes aligned, {len(differing)} differ")
-    for p in differing[:50]:
-        ia = f"#{p.a.index}" if p.a else "-"
-        ib = f"#{p.b.index}" if p.b else "-"
-        scope = (p.a or p.b).scope  # type: ignore[union-attr]
-        print(f"  {ia:>6} {ib:>6}  {p.label}  ({scope})" + ("" if p.a and p.b else "  only on one side"))
-    if len(differing) > 50:
-        print(f"  ... {len(differing) - 50} more")
-    return 1 if differing and exit_code else 0
+    both = [p for p in pairs if p.a and p.b]
+    print(
+        f"{a.title} vs {b.title}: {len(pairs)} passes aligned ({len(both)} in both, "
+        f"{sum(1 for p in pairs if not p.b)} only in A, {sum(1 for p in pairs if not p.a)} only in B)"
+    )
+    for side, only in (("A", [p.a for p in pairs if not p.b]), ("B", [p.b for p in pairs if not p.a])):
+        labels: dict[str, list[Dump]] = {}
+        for d in only:
+            assert d is not None
+            labels.setdefault(d.label, []).append(d)
+        for label, ds in labels.items():
+            print(f"  only in {side}: {label} x{len(ds)} (first #{ds[0].index}, {ds[0].scope})")
+    differing = [p for p in both if p.differs]
+    if differing:
+        first = differing[0]
+        print(f"  first output divergence: #{first.a.index} {first.label} ({first.a.scope})")  # type: ignore[union-attr]
+    print(f"  {len(differing)} common passes print different IR; the first 20:")
+    for p in differing[:20]:
+        print(f"    #{p.a.index:<5} #{p.b.index:<5} {p.label}  ({p.a.scope})")  # type: ignore[union-attr]
+    return 1 if (differing or len(both) < len(pairs)) and exit_code else 0
 
 
 def cmd_find(args: argparse.Namespace) -> int:

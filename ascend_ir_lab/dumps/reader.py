@@ -95,6 +95,7 @@ _HARD_STOPS = (
     b"\nLLVM ERROR:",
     b"\nPLEASE submit a bug report",
     b"\nStack dump:",
+    b"\n===----",  # an MLIR/LLVM timing report (--mlir-timing, -time-passes)
 )
 
 

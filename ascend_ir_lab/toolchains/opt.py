@@ -136,5 +136,18 @@ def run_opt(
     run = writer.finish("compile-error", f"{stage} exited with code {result.returncode}")
     if check:
         raise CompilerError(result.command, result.returncode,
-                            f"{result.tail(30)}\n  run: {run.path}", stage=stage)
+                            f"{_diagnostics(result.log)}{result.tail(12)}\n  run: {run.path}",
+                            stage=stage)
     return run
+
+
+def _diagnostics(log: Path, limit: int = 10) -> str:
+    """The tool's `error:` lines (a timing report may follow them and fill the tail)."""
+    found: list[str] = []
+    with open(log, "rb") as fh:
+        for raw in fh:
+            if b"error:" in raw and not raw.startswith((b" ", b"\t")):
+                found.append(raw.decode("utf-8", "replace").rstrip())
+                if len(found) == limit:
+                    break
+    return "".join(line + "\n" for line in found)

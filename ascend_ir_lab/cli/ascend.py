@@ -18,22 +18,42 @@ def register(subparsers: Any) -> None:
 
 def _register_compile(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "compile", help="compile a Triton kernel for Ascend into a Run (every IR of every pass)",
-        description="Offline Ascend compile (no NPU, no CANN): stages ttir, adapter, bishengir.")
+        "compile",
+        help="compile a Triton kernel for Ascend into a Run (every IR of every pass)",
+        description="Offline Ascend compile (no NPU, no CANN): stages ttir, adapter, bishengir.",
+    )
     p.add_argument("kernel", metavar="FILE.py::KERNEL")
     p.add_argument("--signature", required=True, help="x_ptr=*fp32,n=i32,...")
     p.add_argument("--constexpr", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--target", default="Ascend910B3")
-    p.add_argument("--barrier-all", action="store_true",
-                   help="--enable-hivm-inject-barrier-all-sync=true (global barriers)")
-    p.add_argument("--bishengir-flag", action="append", default=[], metavar="FLAG",
-                   help="extra bishengir-compile flag (repeatable), e.g. --bishengir-flag=--x=y")
-    p.add_argument("--module-scope", action="store_true",
-                   help="every bishengir Dump a complete module (needed by `repro`)")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="triton-ascend NPUOptions field, e.g. multibuffer=false")
+    p.add_argument(
+        "--barrier-all",
+        action="store_true",
+        help="--enable-hivm-inject-barrier-all-sync=true (global barriers)",
+    )
+    p.add_argument(
+        "--bishengir-flag",
+        action="append",
+        default=[],
+        metavar="FLAG",
+        help="extra bishengir-compile flag (repeatable), e.g. --bishengir-flag=--x=y",
+    )
+    p.add_argument(
+        "--module-scope",
+        action="store_true",
+        help="every bishengir Dump a complete module (needed by `repro`)",
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="triton-ascend NPUOptions field, e.g. multibuffer=false",
+    )
     p.add_argument("--name")
-    p.add_argument("-o", "--out", metavar="DIR", help="the Run folder (default .ascend_ir_lab/runs/NAME)")
+    p.add_argument(
+        "-o", "--out", metavar="DIR", help="the Run folder (default .ascend_ir_lab/runs/NAME)"
+    )
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per tool (default 600)")
     p.add_argument("--json", action="store_true", help="print run.json")
     p.set_defaults(handler=_compile)
@@ -45,10 +65,18 @@ def _compile(args: argparse.Namespace) -> int:
 
     try:
         run = compile_kernel(
-            args.kernel, signature=args.signature, constexprs=args.constexpr,
-            target=args.target, barrier_all=args.barrier_all, bishengir_flags=args.bishengir_flag,
-            module_scope=args.module_scope, options=parse_constexprs(args.option),
-            name=args.name, out=args.out, timeout=args.timeout)
+            args.kernel,
+            signature=args.signature,
+            constexprs=args.constexpr,
+            target=args.target,
+            barrier_all=args.barrier_all,
+            bishengir_flags=args.bishengir_flag,
+            module_scope=args.module_scope,
+            options=parse_constexprs(args.option),
+            name=args.name,
+            out=args.out,
+            timeout=args.timeout,
+        )
     except StageFailedError as exc:
         print(f"ascend-ir-lab compile: error: {exc}", file=sys.stderr)
         return 1
@@ -57,19 +85,25 @@ def _compile(args: argparse.Namespace) -> int:
         return 0
     print(f"{run.path}: {run.manifest['status']['text']}")
     for stage in run.stages:
-        print(f"  {stage['name']:<10} exit {stage['returncode']:>3}  {stage['seconds']:7.2f} s  "
-              f"{stage['log']}")
+        print(
+            f"  {stage['name']:<10} exit {stage['returncode']:>3}  {stage['seconds']:7.2f} s  "
+            f"{stage['log']}"
+        )
     return 0
 
 
 def _register_repro(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "repro", help="re-run one pass of a module-scope Run with bishengir-opt and compare",
-        description="Write before.mlir and the one-command reproducer for a Dump; run it.")
+        "repro",
+        help="re-run one pass of a module-scope Run with bishengir-opt and compare",
+        description="Write before.mlir and the one-command reproducer for a Dump; run it.",
+    )
     p.add_argument("run", metavar="RUN", help="a Run folder (compiled with --module-scope)")
     p.add_argument("which", metavar="WHICH", help="index, last, or [stage:]pass-arg[#k]")
     p.add_argument("-o", "--out", metavar="DIR", help="where to write the reproducer files")
-    p.add_argument("--no-run", action="store_true", help="only write the files and print the command")
+    p.add_argument(
+        "--no-run", action="store_true", help="only write the files and print the command"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_repro)
 
@@ -83,10 +117,21 @@ def _repro(args: argparse.Namespace) -> int:
         return 0
     result = run_reproducer(repro)
     if args.json:
-        print(json.dumps({"dump": repro.dump.index, "pass": repro.dump.arg,
-                          "scope": repro.dump.scope, "command": repro.command,
-                          "before": str(repro.before), "returncode": result.returncode,
-                          "match": result.match, "diff": result.diff}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "dump": repro.dump.index,
+                    "pass": repro.dump.arg,
+                    "scope": repro.dump.scope,
+                    "command": repro.command,
+                    "before": str(repro.before),
+                    "returncode": result.returncode,
+                    "match": result.match,
+                    "diff": result.diff,
+                },
+                indent=2,
+            )
+        )
     else:
         print(repro.shell())
         print(result.summary())
@@ -112,8 +157,15 @@ def _register_cache(subparsers: Any) -> None:
 
 
 def _entry_dict(e: Any) -> dict[str, Any]:
-    return {"key": e.key, "kind": e.kind, "name": e.name, "stages": list(e.stages),
-            "size": e.size, "modified": _when(e.mtime), "path": str(e.path)}
+    return {
+        "key": e.key,
+        "kind": e.kind,
+        "name": e.name,
+        "stages": list(e.stages),
+        "size": e.size,
+        "modified": _when(e.mtime),
+        "path": str(e.path),
+    }
 
 
 def _when(mtime: float) -> str:
@@ -131,8 +183,10 @@ def _cache_list(args: argparse.Namespace) -> int:
         print(f"no kernels in {cache_root()} or {dump_root()}")
         return 0
     for e in entries:
-        print(f"{_when(e.mtime)}  {e.kind:<5} {e.key[:16]:<16}  {e.name:<24} "
-              f"{','.join(e.stages):<24} {e.size:>9}")
+        print(
+            f"{_when(e.mtime)}  {e.kind:<5} {e.key[:16]:<16}  {e.name:<24} "
+            f"{','.join(e.stages):<24} {e.size:>9}"
+        )
     return 0
 
 
@@ -140,8 +194,9 @@ def _cache_show(args: argparse.Namespace) -> int:
     from ascend_ir_lab.toolchains.cache import find_entry, stage_of
 
     e = find_entry(args.key)
-    files = [{"file": p.name, "stage": stage_of(p.name), "size": p.stat().st_size}
-             for p in e.files()]
+    files = [
+        {"file": p.name, "stage": stage_of(p.name), "size": p.stat().st_size} for p in e.files()
+    ]
     if args.json:
         print(json.dumps({**_entry_dict(e), "files": files}, indent=2))
         return 0

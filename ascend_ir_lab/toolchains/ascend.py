@@ -100,16 +100,22 @@ def _resolve(kernel: Any) -> Any:
     return kernel
 
 
-def _manifest_head(fn: Any, kernel_name: str, sig: dict[str, str], consts: dict[str, Any],
-                   target: str) -> dict[str, Any]:
+def _manifest_head(
+    fn: Any, kernel_name: str, sig: dict[str, str], consts: dict[str, Any], target: str
+) -> dict[str, Any]:
     from ascend_ir_lab.toolchains.ttir_stage import kernel_source
 
     _, first_line, _ = kernel_source(fn)
     return {
         "toolchain": "ascend",
         "target": target,
-        "kernel": {"name": kernel_name, "source": "source.py", "first_line": first_line,
-                   "signature": sig, "constexprs": consts},
+        "kernel": {
+            "name": kernel_name,
+            "source": "source.py",
+            "first_line": first_line,
+            "signature": sig,
+            "constexprs": consts,
+        },
         "versions": versions(),
     }
 
@@ -122,35 +128,58 @@ def _write_source(writer: RunWriter, fn: Any) -> None:
     writer.set_extra("source_file", filename)
 
 
-def _adapter_stage(writer: RunWriter, ttir: Path, npu_opts: Any, env: Mapping[str, str],
-                   timeout: float) -> ToolResult:
+def _adapter_stage(
+    writer: RunWriter, ttir: Path, npu_opts: Any, env: Mapping[str, str], timeout: float
+) -> ToolResult:
     """triton-adapter-opt with triton-ascend's options plus --mlir-print-ir-after-all."""
     output = writer.artifact_path("adapter.mlir")
-    command = [str(find_tool("triton-adapter-opt")), str(ttir),
-               *opts_mod.adapter_args(npu_opts, env), opts_mod.PRINT_AFTER_ALL, "-o", str(output)]
-    result = run_logged(command, log=writer.log_path("adapter"), env=env, timeout=timeout,
-                        package="triton-ascend")
+    command = [
+        str(find_tool("triton-adapter-opt")),
+        str(ttir),
+        *opts_mod.adapter_args(npu_opts, env),
+        opts_mod.PRINT_AFTER_ALL,
+        "-o",
+        str(output),
+    ]
+    result = run_logged(
+        command, log=writer.log_path("adapter"), env=env, timeout=timeout, package="triton-ascend"
+    )
     artifact = output if output.is_file() and result.returncode == 0 else None
     writer.add_stage(stage_record(writer, "adapter", result, artifact))
     return result
 
 
-def _bishengir_stage(writer: RunWriter, args: list[str], extra_flags: list[str],
-                     env: Mapping[str, str], timeout: float, check: bool) -> Run:
+def _bishengir_stage(
+    writer: RunWriter,
+    args: list[str],
+    extra_flags: list[str],
+    env: Mapping[str, str],
+    timeout: float,
+    check: bool,
+) -> Run:
     """bishengir-compile on the adapter output, as triton-ascend would call it."""
     adapter_ir = writer.artifact_path("adapter.mlir").read_text()
     text, mix_mode = opts_mod.bishengir_input(adapter_ir)
     source = writer.artifact_path("bishengir-input.mlir")
     source.write_text(text)
     binary = writer.artifact_path("kernel")
-    command = [str(find_tool("bishengir-compile")), str(source), *args,
-               opts_mod.PRINT_AFTER_ALL, *extra_flags, "-o", str(binary)]
+    command = [
+        str(find_tool("bishengir-compile")),
+        str(source),
+        *args,
+        opts_mod.PRINT_AFTER_ALL,
+        *extra_flags,
+        "-o",
+        str(binary),
+    ]
     result = run_logged(command, log=writer.log_path("bishengir"), env=env, timeout=timeout)
     produced = _binary_output(binary)
     writer.add_stage(stage_record(writer, "bishengir", result, produced))
     writer.set_extra("mix_mode", mix_mode)
-    writer.set_extra("stage_inputs", {"adapter": writer.relative(_ttir_artifact(writer)),
-                                      "bishengir": writer.relative(source)})
+    writer.set_extra(
+        "stage_inputs",
+        {"adapter": writer.relative(_ttir_artifact(writer)), "bishengir": writer.relative(source)},
+    )
     if result.returncode == 0:
         return writer.finish("ok" if produced else "ir-complete-no-binary")
     if HIVMC_MISSING in result.tail(60):

@@ -24,8 +24,10 @@ _TRAILING_FLAGS = (
     ("unit_flag", "enable-hivm-unit-flag-sync"),
     ("inject_barrier_all", "enable-hivm-inject-barrier-all-sync"),
     ("inject_block_all", "enable-hivm-inject-block-all-sync"),
-    ("limit_auto_multi_buffer_only_for_local_buffer",
-     "limit-auto-multi-buffer-only-for-local-buffer"),
+    (
+        "limit_auto_multi_buffer_only_for_local_buffer",
+        "limit-auto-multi-buffer-only-for-local-buffer",
+    ),
     ("set_workspace_multibuffer", "set-workspace-multibuffer"),
     ("tile_mix_vector_loop", "tile-mix-vector-loop"),
     ("tile_mix_cube_loop", "tile-mix-cube-loop"),
@@ -80,8 +82,11 @@ def _line_info_disabled(env: Mapping[str, str]) -> bool:
 
 
 def _optional_flags(opts: Any, table: tuple[tuple[str, str], ...]) -> list[str]:
-    return [f"--{flag}={getattr(opts, field)}" for field, flag in table
-            if getattr(opts, field, None) is not None]
+    return [
+        f"--{flag}={getattr(opts, field)}"
+        for field, flag in table
+        if getattr(opts, field, None) is not None
+    ]
 
 
 def bishengir_args(

@@ -16,9 +16,16 @@ from ascend_ir_lab.errors import InputError
 
 # file suffix -> stage name, in pipeline order
 STAGE_SUFFIXES = (
-    (".ttir.mlir", "ttir"), (".ttadapter.mlir", "ttadapter"), (".bcmlir.mlir", "bcmlir"),
-    (".llir.mlir", "llir"), (".ttir", "ttir"), (".ttadapter", "ttadapter"),
-    (".bcmlir", "bcmlir"), (".npubin", "npubin"), (".o", "binary"), (".json", "metadata"),
+    (".ttir.mlir", "ttir"),
+    (".ttadapter.mlir", "ttadapter"),
+    (".bcmlir.mlir", "bcmlir"),
+    (".llir.mlir", "llir"),
+    (".ttir", "ttir"),
+    (".ttadapter", "ttadapter"),
+    (".bcmlir", "bcmlir"),
+    (".npubin", "npubin"),
+    (".o", "binary"),
+    (".json", "metadata"),
 )
 
 

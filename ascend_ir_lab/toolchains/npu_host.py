@@ -80,16 +80,22 @@ def write_wrapper(folder: Path, real: Path | None = None) -> Path:
     bin_dir.mkdir(parents=True, exist_ok=True)
     record.mkdir(exist_ok=True)
     script = bin_dir / "bishengir-compile"
-    script.write_text(_WRAPPER.format(python=sys.executable, real=str(real),
-                                      record=str(record), flag=PRINT_AFTER_ALL))
+    script.write_text(
+        _WRAPPER.format(
+            python=sys.executable, real=str(real), record=str(record), flag=PRINT_AFTER_ALL
+        )
+    )
     script.chmod(0o755)
     return bin_dir
 
 
 def wrapper_env(bin_dir: Path) -> dict[str, str]:
     """The variables that make triton-ascend call the wrapper (and always recompile)."""
-    return {"PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-            "TRITON_NPU_COMPILER_PATH": str(bin_dir), "TRITON_ALWAYS_COMPILE": "1"}
+    return {
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "TRITON_NPU_COMPILER_PATH": str(bin_dir),
+        "TRITON_ALWAYS_COMPILE": "1",
+    }
 
 
 @contextlib.contextmanager
@@ -108,9 +114,17 @@ def invocations(folder: str | os.PathLike[str]) -> list[Invocation]:
     for here in calls:
         meta = json.loads((here / "call.json").read_text())
         binary = here / "kernel.o"
-        result.append(Invocation(here, meta["argv"], meta["command"], meta["returncode"],
-                                 here / "compile.log", here / "input.mlir",
-                                 binary if binary.is_file() else None))
+        result.append(
+            Invocation(
+                here,
+                meta["argv"],
+                meta["command"],
+                meta["returncode"],
+                here / "compile.log",
+                here / "input.mlir",
+                binary if binary.is_file() else None,
+            )
+        )
     return result
 
 
@@ -131,8 +145,12 @@ def _recorded_input(inv: Invocation) -> str:
 def build_barrier_all(inv: Invocation, timeout: float = 600.0) -> Path:
     """Compile the barrier-all variant of a recorded call; returns its binary."""
     stem = inv.folder / "barrier-all" / "kernel"
-    result = run_logged(barrier_all_command(inv, stem), log=stem.with_suffix(".log"),
-                        env=tool_env(), timeout=timeout)
+    result = run_logged(
+        barrier_all_command(inv, stem),
+        log=stem.with_suffix(".log"),
+        env=tool_env(),
+        timeout=timeout,
+    )
     for cand in (stem.with_suffix(".o"), stem.with_name("kernel_reloc.o"), stem):
         if result.returncode == 0 and cand.is_file():
             return cand
@@ -166,8 +184,14 @@ VERDICTS = {
 }
 
 
-def verdict(fine: Sequence[Any], barrier: Sequence[Any], reference: Sequence[Any],
-            *, rtol: float = 1e-3, atol: float = 1e-3) -> tuple[str, str]:
+def verdict(
+    fine: Sequence[Any],
+    barrier: Sequence[Any],
+    reference: Sequence[Any],
+    *,
+    rtol: float = 1e-3,
+    atol: float = 1e-3,
+) -> tuple[str, str]:
     """(code, text): compare both builds' outputs with the CPU interpreter's."""
     fine_ok = _close(fine, reference, rtol, atol)
     if fine_ok:
@@ -181,8 +205,16 @@ def _close(a: Sequence[Any], b: Sequence[Any], rtol: float, atol: float) -> bool
 
     if len(a) != len(b):
         return False
-    return all(np.allclose(np.asarray(x, dtype=float), np.asarray(y, dtype=float),
-                           rtol=rtol, atol=atol, equal_nan=True) for x, y in zip(a, b))
+    return all(
+        np.allclose(
+            np.asarray(x, dtype=float),
+            np.asarray(y, dtype=float),
+            rtol=rtol,
+            atol=atol,
+            equal_nan=True,
+        )
+        for x, y in zip(a, b, strict=True)
+    )
 
 
 def sync_check(launch: Launch, folder: str | os.PathLike[str]) -> dict[str, Any]:
@@ -197,8 +229,12 @@ def sync_check(launch: Launch, folder: str | os.PathLike[str]) -> dict[str, Any]
     bin_dir = write_wrapper(folder)
     fine = launch(tool_env({**wrapper_env(bin_dir), "TRITON_CACHE_DIR": str(cache)}))
     reference = launch(tool_env({"TRITON_INTERPRET": "1", "TRITON_CACHE_DIR": str(cache)}))
-    swaps = [(target, build_barrier_all(inv)) for inv in invocations(folder) if inv.binary
-             for target in cached_binaries(cache, inv.binary)]
+    swaps = [
+        (target, build_barrier_all(inv))
+        for inv in invocations(folder)
+        if inv.binary
+        for target in cached_binaries(cache, inv.binary)
+    ]
     with contextlib.ExitStack() as stack:
         for target, replacement in swaps:
             stack.enter_context(swapped(target, replacement))
@@ -209,16 +245,25 @@ def sync_check(launch: Launch, folder: str | os.PathLike[str]) -> dict[str, Any]
     return result
 
 
-def invocation_run(inv: Invocation, *, name: str = "npu-compile",
-                   out: str | os.PathLike[str] | None = None) -> Any:
+def invocation_run(
+    inv: Invocation, *, name: str = "npu-compile", out: str | os.PathLike[str] | None = None
+) -> Any:
     """A Run holding exactly what one recorded compile did (command, log, input, binary)."""
     from ascend_ir_lab.toolchains.env import relevant_env
     from ascend_ir_lab.toolchains.run import RunWriter
     from ascend_ir_lab.toolchains.tools import versions
 
     target = next((a.split("=", 1)[1] for a in inv.argv if a.startswith("--target=")), None)
-    writer = RunWriter.create(name, {"toolchain": "ascend", "target": target,
-                                     "env": relevant_env(os.environ), "versions": versions()}, out)
+    writer = RunWriter.create(
+        name,
+        {
+            "toolchain": "ascend",
+            "target": target,
+            "env": relevant_env(os.environ),
+            "versions": versions(),
+        },
+        out,
+    )
     log = writer.log_path("bishengir")
     shutil.copyfile(inv.log, log)
     source = writer.artifact_path("bishengir-input.mlir")
@@ -228,9 +273,16 @@ def invocation_run(inv: Invocation, *, name: str = "npu-compile",
         binary = writer.artifact_path("kernel.o")
         shutil.copyfile(inv.binary, binary)
     seconds = json.loads((inv.folder / "call.json").read_text()).get("seconds", 0.0)
-    writer.add_stage({"name": "bishengir", "log": writer.relative(log),
-                      "artifact": writer.relative(binary), "command": inv.command,
-                      "returncode": inv.returncode, "seconds": round(seconds, 4)})
+    writer.add_stage(
+        {
+            "name": "bishengir",
+            "log": writer.relative(log),
+            "artifact": writer.relative(binary),
+            "command": inv.command,
+            "returncode": inv.returncode,
+            "seconds": round(seconds, 4),
+        }
+    )
     writer.set_extra("stage_inputs", {"bishengir": writer.relative(source)})
     writer.set_extra("captured_from", str(inv.folder))
     if inv.returncode == 0:

@@ -103,9 +103,12 @@ def capture_fds(log: Path) -> Iterator[None]:
     _flush_std_streams()
     saved = [os.dup(1), os.dup(2)]
     try:
-        with open(log, "ab", buffering=0) as out, \
-                io.TextIOWrapper(open(log, "ab", buffering=0), write_through=True) as text, \
-                contextlib.redirect_stdout(text), contextlib.redirect_stderr(text):
+        with (
+            open(log, "ab", buffering=0) as out,
+            io.TextIOWrapper(open(log, "ab", buffering=0), write_through=True) as text,
+            contextlib.redirect_stdout(text),
+            contextlib.redirect_stderr(text),
+        ):
             # Python-level streams too: under Jupyter or pytest they are not fds 1 and 2
             os.dup2(out.fileno(), 1)
             os.dup2(out.fileno(), 2)

@@ -85,32 +85,43 @@ def _command_options(arg: str, command: list[str]) -> str:
     prefix = f"--{arg}="
     for part in command:
         if part.startswith(prefix):
-            return "{" + part[len(prefix):] + "}"
+            return "{" + part[len(prefix) :] + "}"
     return ""
 
 
-def make_reproducer(run: Run | str | os.PathLike[str], which: str | int,
-                    folder: str | os.PathLike[str] | None = None) -> Reproducer:
+def make_reproducer(
+    run: Run | str | os.PathLike[str],
+    which: str | int,
+    folder: str | os.PathLike[str] | None = None,
+) -> Reproducer:
     """Write before.mlir / expected.mlir for Dump `which` and build the command."""
     run = run if isinstance(run, Run) else Run(run)
     tl = run.timeline
     dump = tl.select(which)
     if dump.stage not in STAGE_TOOLS:
-        raise InputError(f"dump {dump.index} is in stage {dump.stage!r}; reproducers exist for "
-                         f"stages {', '.join(STAGE_TOOLS)}")
+        raise InputError(
+            f"dump {dump.index} is in stage {dump.stage!r}; reproducers exist for "
+            f"stages {', '.join(STAGE_TOOLS)}"
+        )
     if dump.stage == "bishengir" and not run.manifest.get("extra", {}).get("module_scope"):
-        raise InputError(f"{run.path}: the bishengir Dumps are not complete modules; compile "
-                         "again with --module-scope to reproduce a pass")
-    out = Path(folder) if folder else run.path / "repro" / safe_name(
-        f"{dump.index}-{dump.label}")
+        raise InputError(
+            f"{run.path}: the bishengir Dumps are not complete modules; compile "
+            "again with --module-scope to reproduce a pass"
+        )
+    out = Path(folder) if folder else run.path / "repro" / safe_name(f"{dump.index}-{dump.label}")
     out.mkdir(parents=True, exist_ok=True)
     before, expected = out / "before.mlir", out / "expected.mlir"
     before.write_text(_before_text(run, tl, dump))
     expected.write_text(tl.text(dump))
     output = out / "output.mlir"
     pipeline = pass_pipeline(dump, run.stage(dump.stage).get("command"))
-    command = [str(find_tool(STAGE_TOOLS[dump.stage])), str(before),
-               f"--pass-pipeline={pipeline}", "-o", str(output)]
+    command = [
+        str(find_tool(STAGE_TOOLS[dump.stage])),
+        str(before),
+        f"--pass-pipeline={pipeline}",
+        "-o",
+        str(output),
+    ]
     return Reproducer(run, dump, out, before, expected, output, pipeline, command)
 
 

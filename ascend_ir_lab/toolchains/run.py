@@ -21,8 +21,19 @@ from ascend_ir_lab.errors import InputError
 FORMAT = "ascend-ir-lab/run@1"
 MANIFEST = "run.json"
 RUNS_DIR_ENV = "ASCEND_IR_LAB_RUNS"
-_KEY_ORDER = ("format", "name", "created", "toolchain", "target", "kernel", "status", "env",
-              "versions", "stages", "extra")
+_KEY_ORDER = (
+    "format",
+    "name",
+    "created",
+    "toolchain",
+    "target",
+    "kernel",
+    "status",
+    "env",
+    "versions",
+    "stages",
+    "extra",
+)
 
 STATUS_TEXT = {
     "ok": "binary produced",
@@ -56,8 +67,9 @@ class Run:
         except json.JSONDecodeError as exc:
             raise InputError(f"{manifest_path}:{exc.lineno}: broken manifest: {exc.msg}") from exc
         if self.manifest.get("format") != FORMAT:
-            raise InputError(f"{manifest_path}: format {self.manifest.get('format')!r}, "
-                             f"expected {FORMAT!r}")
+            raise InputError(
+                f"{manifest_path}: format {self.manifest.get('format')!r}, expected {FORMAT!r}"
+            )
         self._timeline: Any = None
 
     def __repr__(self) -> str:

@@ -14,8 +14,9 @@ from ascend_ir_lab.toolchains.process import ToolResult
 from ascend_ir_lab.toolchains.run import RunWriter
 
 
-def stage_record(writer: RunWriter, name: str, result: ToolResult, artifact: Path | None,
-                 **more: Any) -> dict[str, Any]:
+def stage_record(
+    writer: RunWriter, name: str, result: ToolResult, artifact: Path | None, **more: Any
+) -> dict[str, Any]:
     """The run.json record of a finished stage."""
     return {
         "name": name,
@@ -28,24 +29,43 @@ def stage_record(writer: RunWriter, name: str, result: ToolResult, artifact: Pat
     }
 
 
-def ttir_command(spec: str | None, writer: RunWriter, kernel_name: str, sig: Mapping[str, str],
-                 consts: Mapping[str, Any], target: str, options: Mapping[str, Any]) -> list[str]:
+def ttir_command(
+    spec: str | None,
+    writer: RunWriter,
+    kernel_name: str,
+    sig: Mapping[str, str],
+    consts: Mapping[str, Any],
+    target: str,
+    options: Mapping[str, Any],
+) -> list[str]:
     """The stand-alone command that redoes the ttir stage (what the Run records)."""
     if spec is not None:
         file_part, _, kname = spec.rpartition("::")
         spec = f"{Path(file_part).resolve()}::{kname}"
     else:
         spec = f"{writer.path.resolve() / 'source.py'}::{kernel_name}"
-    command = [sys.executable, "-m", "ascend_ir_lab.toolchains.ttir_stage", spec,
-               "--signature", ",".join(f"{k}={v}" for k, v in sig.items())]
+    command = [
+        sys.executable,
+        "-m",
+        "ascend_ir_lab.toolchains.ttir_stage",
+        spec,
+        "--signature",
+        ",".join(f"{k}={v}" for k, v in sig.items()),
+    ]
     command += [f"--constexpr={k}={json.dumps(v)}" for k, v in consts.items()]
     command += [f"--option={k}={json.dumps(v)}" for k, v in options.items()]
     return [*command, "--target", target, "--out", str(writer.path.resolve() / "artifacts")]
 
 
-def add_ttir_stage(writer: RunWriter, fn: Any, spec: str | None, sig: Mapping[str, str],
-                   consts: Mapping[str, Any], target: str, options: Mapping[str, Any]
-                   ) -> Path | None:
+def add_ttir_stage(
+    writer: RunWriter,
+    fn: Any,
+    spec: str | None,
+    sig: Mapping[str, str],
+    consts: Mapping[str, Any],
+    target: str,
+    options: Mapping[str, Any],
+) -> Path | None:
     """Run stage 1 into the Run; returns the .ttir artifact, or None if there is none."""
     from ascend_ir_lab.toolchains.ttir_stage import run_ttir_stage
 
@@ -56,8 +76,7 @@ def add_ttir_stage(writer: RunWriter, fn: Any, spec: str | None, sig: Mapping[st
     command = ttir_command(spec, writer, kernel_name, sig, consts, target, options)
     ok = result.ttir is not None
     tool = ToolResult(command, 0 if ok else 1, result.seconds, log)
-    record = stage_record(writer, "ttir", tool, result.ttir,
-                          timings=ttir_timings(log))
+    record = stage_record(writer, "ttir", tool, result.ttir, timings=ttir_timings(log))
     writer.add_stage(record)
     writer.set_extra("triton_files", sorted(writer.relative(p) for p in result.files.values()))
     writer.set_extra("triton_binary_step", result.binary_step)

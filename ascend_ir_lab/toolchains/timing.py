@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 _REPORT_START = "... Execution time report ..."
 # "    0.0020 ( 14.4%)  Inliner"  or, with user time, "  0.01 ( 3.1%)  0.01 ( 3.0%)  CSE"
-_ROW = re.compile(r"^\s*(?P<secs>\d+\.\d+) \(\s*[\d.]+%\)(?:\s+\d+\.\d+ \(\s*[\d.]+%\))*"
-                  r"(?P<indent>\s{2,})(?P<name>\S.*?)\s*$")
+_ROW = re.compile(
+    r"^\s*(?P<secs>\d+\.\d+) \(\s*[\d.]+%\)(?:\s+\d+\.\d+ \(\s*[\d.]+%\))*"
+    r"(?P<indent>\s{2,})(?P<name>\S.*?)\s*$"
+)
 _SKIPPED = re.compile(r"^(\(A\) |Rest$|Total$|'.*' Pipeline$|Pipeline Collection)")
 
 
@@ -45,7 +47,9 @@ def parse_report(text: str) -> list[PassTime]:
             continue
         name = match.group("name")
         if not _SKIPPED.match(name):
-            rows.append(PassTime(name, float(match.group("secs")), (len(match.group("indent")) - 2) // 2))
+            rows.append(
+                PassTime(name, float(match.group("secs")), (len(match.group("indent")) - 2) // 2)
+            )
     return rows
 
 

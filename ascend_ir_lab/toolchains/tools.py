@@ -27,7 +27,7 @@ def _package_dir(module: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def find_tool(name: str) -> Path:
     """The executable for `name`: $PATH first (as triton-ascend does), then the pip package."""
     on_path = shutil.which(name)
@@ -63,7 +63,7 @@ def _dist_version(name: str) -> str | None:
         return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def bishengir_version_line() -> str | None:
     """First line of `bishengir-compile --version`, or None if it cannot be run."""
     try:
@@ -96,7 +96,7 @@ def cann_version() -> str | None:
     return "unknown"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _static_versions() -> dict[str, str | None]:
     return {
         "triton-ascend": _dist_version("triton-ascend"),
@@ -112,7 +112,7 @@ def versions() -> dict[str, str | None]:
     return {**_static_versions(), "cann": cann_version()}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def bishengir_is_regbased() -> bool:
     """Whether bishengir-compile is the register-based build (triton-ascend's own test)."""
     try:

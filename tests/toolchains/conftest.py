@@ -36,8 +36,14 @@ def _compile(root: Path, name: str, **kw: Any) -> Any:
 
     info = kernel_spec(name)
     folder = root / (name + ("-barrier-all" if kw.get("barrier_all") else ""))
-    return compile_kernel(info["spec"], signature=info["signature"],
-                          constexprs=info["constexprs"], module_scope=True, out=folder, **kw)
+    return compile_kernel(
+        info["spec"],
+        signature=info["signature"],
+        constexprs=info["constexprs"],
+        module_scope=True,
+        out=folder,
+        **kw,
+    )
 
 
 @pytest.fixture(scope="session")

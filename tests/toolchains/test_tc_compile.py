@@ -52,9 +52,13 @@ def test_manifest_follows_the_run_format(fine_runs: dict[str, Run]) -> None:
 
 def test_bishengir_gets_triton_ascends_own_flags(fine_runs: dict[str, Run]) -> None:
     cmd = fine_runs["vadd"].stage("bishengir")["command"]
-    for flag in ("--target=Ascend910B3", "--enable-auto-multi-buffer=True",
-                 "--enable-hfusion-compile=true", "--enable-hivm-compile=true",
-                 "--enable-triton-kernel-compile=true"):
+    for flag in (
+        "--target=Ascend910B3",
+        "--enable-auto-multi-buffer=True",
+        "--enable-hfusion-compile=true",
+        "--enable-hivm-compile=true",
+        "--enable-triton-kernel-compile=true",
+    ):
         assert flag in cmd
 
 
@@ -62,7 +66,7 @@ def test_adapter_stage_reproduces_triton_ascends_own_output(fine_runs: dict[str,
     run = fine_runs["softmax"]
     ours = (run.path / "artifacts" / "adapter.mlir").read_text()
     assert ours == (run.path / "artifacts" / "softmax.ttadapter").read_text()
-    assert 'mix_mode' not in (run.path / "artifacts" / "bishengir-input.mlir").read_text()
+    assert "mix_mode" not in (run.path / "artifacts" / "bishengir-input.mlir").read_text()
 
 
 def test_ttir_stage_has_per_pass_timings(fine_runs: dict[str, Run]) -> None:
@@ -79,15 +83,22 @@ def _sync_counts(text: str) -> tuple[int, int, int]:
 def test_barrier_all_has_no_flags_and_more_barriers(
     fine_runs: dict[str, Run], barrier_runs: dict[str, Run], name: str
 ) -> None:
-    fine, barrier = _sync_counts(_last_text(fine_runs[name])), _sync_counts(_last_text(barrier_runs[name]))
+    fine, barrier = (
+        _sync_counts(_last_text(fine_runs[name])),
+        _sync_counts(_last_text(barrier_runs[name])),
+    )
     assert fine[0] > 0 and fine[1] > 0
     assert barrier[:2] == (0, 0)
     assert barrier[2] > fine[2]
-    assert "--enable-hivm-inject-barrier-all-sync=true" in barrier_runs[name].stage("bishengir")["command"]
+    assert (
+        "--enable-hivm-inject-barrier-all-sync=true"
+        in barrier_runs[name].stage("bishengir")["command"]
+    )
 
 
-def test_diff_at_the_sync_pass_shows_the_swap(fine_runs: dict[str, Run],
-                                              barrier_runs: dict[str, Run]) -> None:
+def test_diff_at_the_sync_pass_shows_the_swap(
+    fine_runs: dict[str, Run], barrier_runs: dict[str, Run]
+) -> None:
     from ascend_ir_lab.analysis.diff import unified
 
     fine_tl, bar_tl = fine_runs["vadd"].timeline, barrier_runs["vadd"].timeline
@@ -103,8 +114,13 @@ def test_unknown_flag_is_a_compile_error_with_command_and_tail(tmp_path: Path) -
 
     info = kernel_spec("vadd")
     with pytest.raises(StageFailedError) as err:
-        compile_kernel(info["spec"], signature=info["signature"], constexprs=info["constexprs"],
-                       bishengir_flags=["--no-such-flag"], out=tmp_path / "bad")
+        compile_kernel(
+            info["spec"],
+            signature=info["signature"],
+            constexprs=info["constexprs"],
+            bishengir_flags=["--no-such-flag"],
+            out=tmp_path / "bad",
+        )
     e = err.value
     assert e.stage == "bishengir" and e.returncode == 1 and "--no-such-flag" in e.command
     assert "Unknown command line argument '--no-such-flag'" in str(e)
@@ -125,8 +141,9 @@ def test_bad_kernel_fails_in_ttir_without_touching_stderr(
     assert out == "" and err == ""
 
 
-def test_kernel_object_and_default_location(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                            capfd: pytest.CaptureFixture[str]) -> None:
+def test_kernel_object_and_default_location(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
     from ascend_ir_lab.toolchains.ascend import compile_kernel
     from ascend_ir_lab.toolchains.ttir_stage import load_kernel
 

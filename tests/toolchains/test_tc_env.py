@@ -6,7 +6,12 @@ import os
 
 import pytest
 
-from ascend_ir_lab.toolchains.env import debug_switches, patched_environ, relevant_env, switch_values
+from ascend_ir_lab.toolchains.env import (
+    debug_switches,
+    patched_environ,
+    relevant_env,
+    switch_values,
+)
 
 
 def test_environment_restored_exactly_after_exception(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -26,13 +31,30 @@ def test_environment_restored_exactly_after_exception(monkeypatch: pytest.Monkey
 
 
 def test_every_switch_of_the_guide_has_a_keyword(tmp_path: os.PathLike[str]) -> None:
-    values = switch_values(debug=True, always_compile=True, dump=True, llvm_dump=True,
-                           reproducer_path=tmp_path, timing=True, llvm_timing=True,
-                           interpret=True, device_print=True)
-    assert sorted(values) == sorted([
-        "TRITON_DEBUG", "TRITON_ALWAYS_COMPILE", "MLIR_ENABLE_DUMP", "LLVM_IR_ENABLE_DUMP",
-        "TRITON_REPRODUCER_PATH", "MLIR_ENABLE_TIMING", "LLVM_ENABLE_TIMING",
-        "TRITON_INTERPRET", "TRITON_DEVICE_PRINT"])
+    values = switch_values(
+        debug=True,
+        always_compile=True,
+        dump=True,
+        llvm_dump=True,
+        reproducer_path=tmp_path,
+        timing=True,
+        llvm_timing=True,
+        interpret=True,
+        device_print=True,
+    )
+    assert sorted(values) == sorted(
+        [
+            "TRITON_DEBUG",
+            "TRITON_ALWAYS_COMPILE",
+            "MLIR_ENABLE_DUMP",
+            "LLVM_IR_ENABLE_DUMP",
+            "TRITON_REPRODUCER_PATH",
+            "MLIR_ENABLE_TIMING",
+            "LLVM_ENABLE_TIMING",
+            "TRITON_INTERPRET",
+            "TRITON_DEVICE_PRINT",
+        ]
+    )
     assert values["TRITON_REPRODUCER_PATH"] == str(tmp_path)
     assert switch_values() == {}
 
@@ -52,7 +74,15 @@ def test_patched_environ_removes_and_restores(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_relevant_env_keeps_toolchain_variables_only() -> None:
-    env = {"HOME": "/root", "TRITON_DEBUG": "1", "MLIR_ENABLE_DUMP": "1", "PATH": "/bin",
-           "ASCEND_HOME_PATH": "/usr/local/Ascend"}
-    assert relevant_env(env) == {"ASCEND_HOME_PATH": "/usr/local/Ascend",
-                                 "MLIR_ENABLE_DUMP": "1", "TRITON_DEBUG": "1"}
+    env = {
+        "HOME": "/root",
+        "TRITON_DEBUG": "1",
+        "MLIR_ENABLE_DUMP": "1",
+        "PATH": "/bin",
+        "ASCEND_HOME_PATH": "/usr/local/Ascend",
+    }
+    assert relevant_env(env) == {
+        "ASCEND_HOME_PATH": "/usr/local/Ascend",
+        "MLIR_ENABLE_DUMP": "1",
+        "TRITON_DEBUG": "1",
+    }

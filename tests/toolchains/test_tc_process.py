@@ -28,8 +28,9 @@ def test_capture_fds_takes_c_level_writes_and_gives_streams_back(
     assert err == "before\nafter\n" and out == ""
 
 
-def test_capture_fds_restores_after_exception(tmp_path: Path,
-                                              capfd: pytest.CaptureFixture[str]) -> None:
+def test_capture_fds_restores_after_exception(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(ValueError):
         with capture_fds(tmp_path / "x.log"):
             raise ValueError
@@ -38,7 +39,10 @@ def test_capture_fds_restores_after_exception(tmp_path: Path,
 
 
 def test_run_logged_interleaves_stdout_and_stderr(tmp_path: Path) -> None:
-    code = "import sys; print('out', flush=True); print('err', file=sys.stderr, flush=True); sys.exit(3)"
+    code = (
+        "import sys; print('out', flush=True); "
+        "print('err', file=sys.stderr, flush=True); sys.exit(3)"
+    )
     result = run_logged([sys.executable, "-c", code], log=tmp_path / "l.log", env=dict(os.environ))
     assert result.returncode == 3
     assert (tmp_path / "l.log").read_text() == "out\nerr\n"
@@ -55,8 +59,9 @@ def test_timeout_is_a_compiler_error_with_partial_output(tmp_path: Path) -> None
     # stand-in for a hanging compiler: the real tools do not hang on demand
     code = "import time; print('partial', flush=True); time.sleep(30)"
     with pytest.raises(CompilerError, match="timed out") as info:
-        run_logged([sys.executable, "-c", code], log=tmp_path / "l.log",
-                   env=dict(os.environ), timeout=1)
+        run_logged(
+            [sys.executable, "-c", code], log=tmp_path / "l.log", env=dict(os.environ), timeout=1
+        )
     assert "partial" in str(info.value)
 
 

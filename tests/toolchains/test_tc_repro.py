@@ -1,0 +1,80 @@
+"""Pass-level reproducers re-run with bishengir-opt / triton-adapter-opt and match."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.toolchains.repro import make_reproducer, pass_pipeline, reproduce
+from ascend_ir_lab.toolchains.run import Run
+
+from .conftest import needs_ascend
+
+pytestmark = [pytest.mark.ascend, needs_ascend]
+
+
+@pytest.mark.parametrize("name", ["vadd", "matmul"])
+def test_sync_solver_reproducer_matches_and_injects_flags(
+    fine_runs: dict[str, Run], name: str
+) -> None:
+    run = fine_runs[name]
+    tl = run.timeline
+    which = (
+        f"hivm-graph-sync-solver#{len([d for d in tl.dumps if d.arg == 'hivm-graph-sync-solver'])}"
+    )
+    result = reproduce(run, which)
+    assert result.returncode == 0 and result.match, "\n".join(result.diff)
+    repro = result.reproducer
+    assert repro.pipeline == "builtin.module(func.func(hivm-graph-sync-solver))"
+    # the pass injects set_flag into its function (others may have had theirs already)
+    before = repro.before.read_text().count("hivm.hir.set_flag")
+    assert repro.output.read_text().count("hivm.hir.set_flag") > before
+    assert repro.command[0].endswith("bishengir-opt")
+    assert "--pass-pipeline=" in repro.shell()
+
+
+def test_module_pass_and_adapter_pass_with_command_options(fine_runs: dict[str, Run]) -> None:
+    run = fine_runs["vadd"]
+    assert reproduce(run, "convert-hivm-to-std").match
+    result = reproduce(run, "adapter:triton-to-linalg")
+    assert result.match
+    assert "named-ops=True" in result.reproducer.pipeline
+
+
+def test_first_dump_of_a_stage_starts_from_the_stage_input(
+    fine_runs: dict[str, Run], tmp_path: Path
+) -> None:
+    run = fine_runs["vadd"]
+    first = next(d for d in run.timeline.dumps if d.stage == "bishengir")
+    repro = make_reproducer(run, first.index, tmp_path / "r")
+    assert repro.before.read_text() == (run.path / "artifacts" / "bishengir-input.mlir").read_text()
+
+
+def test_non_module_scope_runs_are_refused(tmp_path: Path, fine_runs: dict[str, Run]) -> None:
+    import json
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(fine_runs["vadd"].path, copy)
+    manifest = json.loads((copy / "run.json").read_text())
+    manifest["extra"]["module_scope"] = False
+    (copy / "run.json").write_text(json.dumps(manifest))
+    with pytest.raises(InputError, match="--module-scope"):
+        make_reproducer(copy, "hivm-graph-sync-solver")
+    with pytest.raises(InputError, match="reproducers exist for stages"):
+        make_reproducer(copy, "ttir:cse")
+
+
+class _D:
+    def __init__(self, arg: str, scope: str, options: str = "") -> None:
+        self.arg, self.scope, self.options, self.index, self.pass_name = arg, scope, options, 0, arg
+
+
+def test_pipeline_nesting_follows_scope() -> None:
+    assert pass_pipeline(_D("cse", "builtin.module")) == "builtin.module(cse)"
+    assert pass_pipeline(_D("x", "func.func @k", "{a=1}")) == "builtin.module(func.func(x{a=1}))"
+    assert (
+        pass_pipeline(_D("y", "func.func @k"), ["--y=b=2"]) == "builtin.module(func.func(y{b=2}))"
+    )

@@ -48,7 +48,7 @@ def find_opt_tool(tool: str | os.PathLike[str]) -> Path:
         raise ToolNotFoundError(str(tool), PACKAGES.get(str(tool), str(tool))) from None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tool_flags(tool: Path) -> frozenset[str]:
     """The `--flags` the tool's --help lists (empty when --help cannot be run)."""
     try:
@@ -60,7 +60,7 @@ def tool_flags(tool: Path) -> frozenset[str]:
     return frozenset(w for w in words if w.startswith("--"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tool_version(tool: Path) -> str | None:
     """First line of `tool --version`."""
     try:

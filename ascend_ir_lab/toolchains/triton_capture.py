@@ -92,7 +92,8 @@ class StageRecorder:
         with capture_fds(log):
             result = fn(src, metadata)
         self.binary = self._keep(name, result)
-        self.writer.set_extra("binary", {"stage": name, "artifact": self.writer.relative(self.binary),
+        self.writer.set_extra("binary", {"stage": name,
+                                         "artifact": self.writer.relative(self.binary),
                                          "log": self.writer.relative(log),
                                          "seconds": round(time.perf_counter() - start, 4)})
         return result

@@ -157,7 +157,7 @@ def signature_from_args(fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
     names = list(getattr(fn, "arg_names", []))
     if len(args) > len(names):
         raise InputError(f"{_kernel_name(fn)}: {len(args)} arguments for {len(names)} parameters")
-    values = dict(zip(names, args))
+    values = dict(zip(names, args, strict=False))
     values.update({k: v for k, v in kwargs.items() if k not in _OPTION_NAMES})
     constexpr_names = {p.name for p in getattr(fn, "params", []) if p.is_constexpr}
     sig: dict[str, str] = {}
@@ -176,10 +176,10 @@ def launch_record(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[str, 
                   ) -> dict[str, Any]:
     """Grid and arguments of a launch, as run.json keeps them (no tensor data)."""
     names = list(getattr(fn, "arg_names", []))
-    described = [_describe(n, v) for n, v in zip(names, args)]
+    described = [_describe(n, v) for n, v in zip(names, args, strict=False)]
     described += [_describe(k, v) for k, v in kwargs.items()]
     if callable(grid):
-        grid = grid({**dict(zip(names, args)), **kwargs})
+        grid = grid({**dict(zip(names, args, strict=False)), **kwargs})
     return {"grid": [int(g) for g in grid], "args": described}
 
 

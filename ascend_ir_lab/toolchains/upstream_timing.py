@@ -26,7 +26,7 @@ _LLVM_SKIP = ("Print Module IR", "Print Function IR", "MachineFunction Printer",
 
 
 def parse_llvm_report(text: str) -> list[timing.PassTime]:
-    """Wall-time rows of every LLVM legacy timing report in `text` (printers and totals left out)."""
+    """Wall-time rows of every LLVM legacy timing report in `text` (printers, totals left out)."""
     rows: list[timing.PassTime] = []
     inside = False
     for line in text.splitlines():

@@ -34,7 +34,8 @@ def test_committed_runs_open(name: str, stages: list[str]) -> None:
 
 def test_mlir_dump_path_file_has_the_newer_headers() -> None:
     text = _text(DATA / "attention.cuda90.mlir-dump.txt.gz")
-    assert "// -----// IR Dump Before ConvertTritonToTritonGPU: convert-triton-to-tritongpu{" in text
+    header = "// -----// IR Dump Before ConvertTritonToTritonGPU: convert-triton-to-tritongpu{"
+    assert header in text
     assert "('builtin.module' operation) //----- //" in text
     assert "('tt.func' operation: @" in text
     assert "// -----// SoftwarePipeliner internal IR Dump After: " in text

@@ -14,7 +14,7 @@ def _keys(tl: Timeline) -> dict[tuple[str, str, str, int], Dump]:
     for d in tl.dumps:
         base = (d.stage, d.label, d.scope)
         k = seen[base] = seen.get(base, 0) + 1
-        out[(*base, k)] = d
+        out[(d.stage, d.label, d.scope, k)] = d
     return out
 
 

@@ -8,17 +8,27 @@ the opcodes to A gives B (`apply`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rapidfuzz.distance import Indel
 
-Opcode = tuple[str, int, int, int, int]  # tag ("equal" | "delete" | "insert" | "replace"), i1, i2, j1, j2
+Opcode = tuple[
+    str, int, int, int, int
+]  # tag ("equal" | "delete" | "insert" | "replace"), i1, i2, j1, j2
 _WORD = re.compile(r"%[\w$.#-]+|\^[\w$.-]+|@[\w$.-]+|[A-Za-z_][\w$.]*|\d+|\s+|.")
 
 
 def opcodes(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
     """Edit script from `a` to `b`, difflib-style (adjacent delete+insert merged to replace)."""
+    ids: dict[str, int] = {}
+    return opcodes_ids(
+        [ids.setdefault(s, len(ids)) for s in a], [ids.setdefault(s, len(ids)) for s in b]
+    )
+
+
+def opcodes_ids(a: Sequence[int], b: Sequence[int]) -> list[Opcode]:
+    """`opcodes` on interned lines (a Timeline's `line_ids`): the fast path, no hashing."""
     n, m = len(a), len(b)
     lo = 0
     while lo < n and lo < m and a[lo] == b[lo]:
@@ -26,14 +36,9 @@ def opcodes(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
     hi = 0
     while hi < n - lo and hi < m - lo and a[n - 1 - hi] == b[m - 1 - hi]:
         hi += 1
-    ids: dict[str, int] = {}
-    sa = [ids.setdefault(s, len(ids)) for s in a[lo : n - hi]]
-    sb = [ids.setdefault(s, len(ids)) for s in b[lo : m - hi]]
-    raw: list[Opcode] = []
-    if lo:
-        raw.append(("equal", 0, lo, 0, lo))
-    if sa or sb:
-        for op in Indel.opcodes(sa, sb):
+    raw: list[Opcode] = [("equal", 0, lo, 0, lo)] if lo else []
+    if lo < n - hi or lo < m - hi:
+        for op in Indel.opcodes(a[lo : n - hi], b[lo : m - hi]):
             raw.append((op.tag, op.src_start + lo, op.src_end + lo, op.dest_start + lo, op.dest_end + lo))
     if hi:
         raw.append(("equal", n - hi, n, m - hi, m))
@@ -109,22 +114,29 @@ def hunks(ops: Sequence[Opcode], context: int = 3) -> list[Hunk]:
 
 
 def unified(
-    a: Sequence[str], b: Sequence[str], *, a_name: str = "a", b_name: str = "b", context: int = 3
-) -> Iterator[str]:
-    """Unified diff lines (no line ends), like `diff -u`."""
-    hs = hunks(opcodes(a, b), context)
+    a: Sequence[str],
+    b: Sequence[str],
+    *,
+    a_name: str = "a",
+    b_name: str = "b",
+    context: int = 3,
+    ops: Sequence[Opcode] | None = None,
+) -> list[str]:
+    """Unified diff lines (no line ends), like `diff -u`; empty when A equals B."""
+    hs = hunks(opcodes(a, b) if ops is None else ops, context)
     if not hs:
-        return
-    yield f"--- {a_name}"
-    yield f"+++ {b_name}"
+        return []
+    out = [f"--- {a_name}", f"+++ {b_name}"]
+    add = out.append
     for h in hs:
-        yield f"@@ -{_range(h.a_start, h.a_len)} +{_range(h.b_start, h.b_len)} @@"
+        add(f"@@ -{_range(h.a_start, h.a_len)} +{_range(h.b_start, h.b_len)} @@")
         for tag, i1, i2, j1, j2 in h.ops:
             if tag == "equal":
-                yield from (" " + s for s in a[i1:i2])
-                continue
-            yield from ("-" + s for s in a[i1:i2])
-            yield from ("+" + s for s in b[j1:j2])
+                out += [" " + s for s in a[i1:i2]]
+            else:
+                out += ["-" + s for s in a[i1:i2]]
+                out += ["+" + s for s in b[j1:j2]]
+    return out
 
 
 def _range(start: int, length: int) -> str:
@@ -144,7 +156,9 @@ class Row:
     b_marks: tuple[tuple[int, int], ...] = ()
 
 
-def side_by_side(a: Sequence[str], b: Sequence[str], ops: Sequence[Opcode] | None = None) -> list[Row]:
+def side_by_side(
+    a: Sequence[str], b: Sequence[str], ops: Sequence[Opcode] | None = None
+) -> list[Row]:
     """Rows pairing changed lines of A and B, with word-level marks inside replaced lines."""
     rows: list[Row] = []
     for tag, i1, i2, j1, j2 in ops if ops is not None else opcodes(a, b):

@@ -69,7 +69,9 @@ def line_sources(lines: Sequence[str]) -> list[frozenset[Place]]:
 def _same_file(a: str, b: str | None) -> bool:
     if b is None:
         return True
-    return a == b or a.endswith("/" + b.rsplit("/", 1)[-1]) or b.endswith("/" + a.rsplit("/", 1)[-1])
+    return (
+        a == b or a.endswith("/" + b.rsplit("/", 1)[-1]) or b.endswith("/" + a.rsplit("/", 1)[-1])
+    )
 
 
 def ops_for_line(lines: Sequence[str], py_line: int, file: str | None = None) -> list[int]:

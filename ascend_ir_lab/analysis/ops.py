@@ -15,7 +15,9 @@ _MLIR_OP = re.compile(
     re.M,
 )
 # LLVM IR instructions: `%x = add ...`, `store ...`, `call ...` inside a function body.
-_LLVM_OP = re.compile(r"^[ \t]+(?:%[\w$.-]+[ \t]*=[ \t]*)?(?:tail |musttail |notail )?([a-z][a-z0-9_]*)\b", re.M)
+_LLVM_OP = re.compile(
+    r"^[ \t]+(?:%[\w$.-]+[ \t]*=[ \t]*)?(?:tail |musttail |notail )?([a-z][a-z0-9_]*)\b", re.M
+)
 
 
 def census_text(text: str, family: str = "mlir") -> Counter[str]:
@@ -127,14 +129,20 @@ def _delta(
 def scope_text(lines: list[str], scope: str) -> str:
     """The text of one symbol op (`func.func @k`) inside a module's lines ("" if absent)."""
     op, _, sym = scope.partition(" @")
-    head = re.compile(rf"^(\s*)\"?{re.escape(op)}\"?(?:\s+(?:public|private|nested))?\s+@\"?{re.escape(sym)}\b")
+    head = re.compile(
+        rf"^(\s*)\"?{re.escape(op)}\"?(?:\s+(?:public|private|nested))?\s+@\"?{re.escape(sym)}\b"
+    )
     for i, line in enumerate(lines):
         m = head.match(line)
         if m is None:
             continue
         close = m.group(1) + "}"
         for j in range(i + 1, len(lines)):
-            if lines[j].startswith(close) and not lines[j].startswith(close + " ") or lines[j] == close:
+            if (
+                lines[j].startswith(close)
+                and not lines[j].startswith(close + " ")
+                or lines[j] == close
+            ):
                 return "\n".join(lines[i : j + 1])
         return "\n".join(lines[i:])
     return ""

@@ -33,7 +33,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _add_normalize(p)
     p.set_defaults(handler=cmd_show)
 
-    p = sub.add_parser("diff", help="unified diff of two dumps, or of a dump against its previous state")
+    p = sub.add_parser(
+        "diff", help="unified diff of two dumps, or of a dump against its previous state"
+    )
     p.add_argument("path", help=PATH_HELP)
     p.add_argument("a", nargs="?", help=WHICH_HELP + " (alone: diff against its previous state)")
     p.add_argument("b", nargs="?", help=WHICH_HELP)
@@ -166,7 +168,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
     norm = _norm(args)
     a_lines = normalize_lines(a_tl.lines(da), norm)
     b_lines = normalize_lines(b_tl.lines(db), norm)
-    out = list(unified(a_lines, b_lines, a_name=_name(a_tl, da), b_name=_name(b_tl, db), context=args.context))
+    out = list(
+        unified(
+            a_lines, b_lines, a_name=_name(a_tl, da), b_name=_name(b_tl, db), context=args.context
+        )
+    )
     sys.stdout.write("\n".join(out) + ("\n" if out else ""))
     if not out:
         print(f"identical: {_name(a_tl, da)} and {_name(b_tl, db)}", file=sys.stderr)
@@ -180,7 +186,10 @@ def _aligned_summary(a: Timeline, b: Timeline, norm: Normalization, exit_code: b
         f"{a.title} vs {b.title}: {len(pairs)} passes aligned ({len(both)} in both, "
         f"{sum(1 for p in pairs if not p.b)} only in A, {sum(1 for p in pairs if not p.a)} only in B)"
     )
-    for side, only in (("A", [p.a for p in pairs if not p.b]), ("B", [p.b for p in pairs if not p.a])):
+    for side, only in (
+        ("A", [p.a for p in pairs if not p.b]),
+        ("B", [p.b for p in pairs if not p.a]),
+    ):
         labels: dict[str, list[Dump]] = {}
         for d in only:
             assert d is not None
@@ -208,7 +217,9 @@ def cmd_find(args: argparse.Namespace) -> int:
         _warn(tl)
         print(f"{'#':>5}  {'stage':<9} {'count':>5} {'delta':>6}  pass (scope)")
         for c in changes:
-            print(f"{c.index:>5}  {c.stage:<9} {c.count:>5} {c.delta:>+6}  {c.arg or c.pass_name} ({c.scope})")
+            print(
+                f"{c.index:>5}  {c.stage:<9} {c.count:>5} {c.delta:>+6}  {c.arg or c.pass_name} ({c.scope})"
+            )
     if not changes:
         close = difflib.get_close_matches(args.op, list(known_ops(tl, census)), n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(close)}?" if close else ""

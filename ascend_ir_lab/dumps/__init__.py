@@ -7,6 +7,15 @@ from ascend_ir_lab.dumps.sources import open_timeline, read_log
 from ascend_ir_lab.dumps.timeline import Timeline
 
 __all__ = [
-    "Dump", "Header", "LogIndex", "LogInfo", "Message", "Segment", "Timeline",
-    "index_log", "open_timeline", "parse_header", "read_log",
+    "Dump",
+    "Header",
+    "LogIndex",
+    "LogInfo",
+    "Message",
+    "Segment",
+    "Timeline",
+    "index_log",
+    "open_timeline",
+    "parse_header",
+    "read_log",
 ]

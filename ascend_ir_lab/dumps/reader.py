@@ -74,7 +74,9 @@ def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> 
     return out
 
 
-def _split_region(data: bytes, body_start: int, region_end: int, header: Header) -> tuple[int, int, bool]:
+def _split_region(
+    data: bytes, body_start: int, region_end: int, header: Header
+) -> tuple[int, int, bool]:
     """Fast path for the common shape `...\n}\n\n<next header>`; else scan back line by line."""
     tail = data[max(body_start, region_end - 16) : region_end]
     stripped = tail.rstrip(b"\n")

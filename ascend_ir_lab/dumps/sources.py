@@ -196,7 +196,9 @@ def _open_stage_folder(folder: Path) -> Timeline:
             b.add_artifact(f, data, stage)
     meta = _triton_metadata(folder)
     title = meta.get("name") or folder.name
-    return b.timeline(title=str(title), path=folder, run={"triton_metadata": meta} if meta else None)
+    return b.timeline(
+        title=str(title), path=folder, run={"triton_metadata": meta} if meta else None
+    )
 
 
 def _triton_metadata(folder: Path) -> dict[str, Any]:
@@ -222,7 +224,9 @@ def _open_run(folder: Path) -> Timeline:
         _add_run_stage(b, folder, stage)
     if not b.dumps:
         status = run.get("status", {}).get("text", "")
-        raise NoDumpsError(f"{folder}: the Run holds no IR yet" + (f" ({status})" if status else ""))
+        raise NoDumpsError(
+            f"{folder}: the Run holds no IR yet" + (f" ({status})" if status else "")
+        )
     title = run.get("name") or folder.name
     if run.get("target"):
         title = f"{title} ({run['target']})"

@@ -45,6 +45,7 @@ class Timeline:
         self._line_counts: dict[int, int] = {}
         self.line_table: list[str] = []
         self._line_ids: dict[str, int] = {}
+        self._snapshot_ids: dict[int, list[int]] = {}
 
     # -- stages ----------------------------------------------------------------------------
     @property
@@ -88,16 +89,20 @@ class Timeline:
 
     def line_ids(self, dump: Dump | int) -> list[int]:
         """The Dump's lines as ids into `line_table`; each distinct line is stored once."""
-        ids = self._line_ids
-        table = self.line_table
-        out = []
-        for line in self.lines(dump):
-            i = ids.get(line)
-            if i is None:
-                i = ids[line] = len(table)
-                table.append(line)
-            out.append(i)
-        return out
+        snap = self.snapshot(dump)
+        cached = self._snapshot_ids.get(snap)
+        if cached is None:
+            ids = self._line_ids
+            table = self.line_table
+            cached = []
+            for line in self.lines(dump):
+                i = ids.get(line)
+                if i is None:
+                    i = ids[line] = len(table)
+                    table.append(line)
+                cached.append(i)
+            self._snapshot_ids[snap] = cached
+        return cached
 
     def log_bytes(self, log_id: int) -> bytes:
         """The whole text of one log, as read."""

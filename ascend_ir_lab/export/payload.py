@@ -10,7 +10,20 @@ from ascend_ir_lab.dumps import Timeline
 
 MIME_TYPE = "application/vnd.ascend-ir-lab.timeline+json"
 FORMAT = "ascend-ir-lab/timeline@1"
-_DUMP_KEYS = ("i", "stage", "pass", "arg", "phase", "scope", "snap", "prev", "changed", "lines", "truncated", "ms")
+_DUMP_KEYS = (
+    "i",
+    "stage",
+    "pass",
+    "arg",
+    "phase",
+    "scope",
+    "snap",
+    "prev",
+    "changed",
+    "lines",
+    "truncated",
+    "ms",
+)
 
 
 def build_payload(
@@ -54,7 +67,9 @@ def build_payload(
     return {
         "format": FORMAT,
         "title": title or tl.title,
-        "meta": {k: run[k] for k in ("target", "status", "versions", "toolchain", "name") if k in run},
+        "meta": {
+            k: run[k] for k in ("target", "status", "versions", "toolchain", "name") if k in run
+        },
         "lines": tl.line_table,
         "snapshots": snapshots,
         "stages": [_stage(s, stage_meta.get(s)) for s in stages],

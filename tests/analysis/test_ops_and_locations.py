@@ -17,7 +17,8 @@ def test_which_pass_introduced_set_flag_is_one_call() -> None:
     tl = read_log(FINE)
     changes = lifecycle(tl, "hivm.hir.set_flag")
     assert [(c.arg, c.delta) for c in changes] == [
-        ("hivm-graph-sync-solver", 7), ("hivm-graph-sync-solver", 13)
+        ("hivm-graph-sync-solver", 7),
+        ("hivm-graph-sync-solver", 13),
     ]
     assert Census(tl).count(tl.dumps[-1], "hivm.hir.set_flag") == 20
 

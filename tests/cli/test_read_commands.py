@@ -28,10 +28,23 @@ def test_inspect_json_contract() -> None:
     out = json.loads(r.stdout)
     assert set(out) >= {"dumps", "messages", "warnings"}
     d0 = out["dumps"][0]
-    assert set(d0) >= {"index", "stage", "pass", "arg", "phase", "scope", "changed", "lines", "truncated"}
+    assert set(d0) >= {
+        "index",
+        "stage",
+        "pass",
+        "arg",
+        "phase",
+        "scope",
+        "changed",
+        "lines",
+        "truncated",
+    }
     assert len(out["dumps"]) == 254
     assert (d0["pass"], d0["arg"], d0["phase"], d0["changed"]) == (
-        "CanonicalizeModule", "canonicalize-module", "after", True
+        "CanonicalizeModule",
+        "canonicalize-module",
+        "after",
+        True,
     )
     assert out["messages"][-1]["text"] == "[ERROR] Failed to run BiShengIR pipeline"
 
@@ -93,7 +106,8 @@ def test_find_json_contract() -> None:
     rows = json.loads(r.stdout)
     assert [set(x) for x in rows] == [{"index", "stage", "pass", "scope", "count", "delta"}] * 2
     assert [(x["pass"], x["delta"]) for x in rows] == [
-        ("hivm-graph-sync-solver", 7), ("hivm-graph-sync-solver", 13)
+        ("hivm-graph-sync-solver", 7),
+        ("hivm-graph-sync-solver", 13),
     ]
     assert cli("find", BARRIER, "hivm.hir.set_flag", "--json").stdout.strip() == "[]"
 

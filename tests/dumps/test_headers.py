@@ -53,7 +53,7 @@ def test_header_families(line: str, expected: tuple[str, ...]) -> None:
 @pytest.mark.parametrize(
     "line",
     [
-        "loc(\"x.py\":1:2): error: IR Dump After something went wrong",
+        'loc("x.py":1:2): error: IR Dump After something went wrong',
         "  // IR Dump After comment inside IR",
         "[ERROR] IR Dump failed",
         "// -----// IR Dump After",

@@ -38,7 +38,9 @@ def test_any_slice_of_a_real_log_is_read_losslessly(src: bytes, cut: float, star
     src=st.sampled_from(SOURCES),
     inserts=st.lists(st.tuples(st.floats(0, 1), st.binary(max_size=200)), max_size=8),
 )
-def test_garbage_interleaved_anywhere_is_kept(src: bytes, inserts: list[tuple[float, bytes]]) -> None:
+def test_garbage_interleaved_anywhere_is_kept(
+    src: bytes, inserts: list[tuple[float, bytes]]
+) -> None:
     data = src
     for where, junk in inserts:
         k = int(len(data) * where)
@@ -55,12 +57,21 @@ def test_pure_garbage_never_raises(data: bytes) -> None:
 @settings(max_examples=100, deadline=None)
 @given(
     st.lists(
-        st.sampled_from([
-            b"// -----// IR Dump After CSE (cse) //----- //\n", b"module {\n", b"}\n", b"\n",
-            b"  %0 = arith.constant 1 : i32\n", b"[ERROR] oops\n", b"; *** IR Dump After X on f ***\n",
-            b"*** IR Dump Before Y (y) ***\n", b"Traceback (most recent call last):\n",
-            b"  File \"x.py\", line 1\n", b"// -----// IR Dump Before P: p{a=1} ('tt.func' operation: @f) //----- //\n",
-        ]),  # fmt: skip
+        st.sampled_from(
+            [
+                b"// -----// IR Dump After CSE (cse) //----- //\n",
+                b"module {\n",
+                b"}\n",
+                b"\n",
+                b"  %0 = arith.constant 1 : i32\n",
+                b"[ERROR] oops\n",
+                b"; *** IR Dump After X on f ***\n",
+                b"*** IR Dump Before Y (y) ***\n",
+                b"Traceback (most recent call last):\n",
+                b'  File "x.py", line 1\n',
+                b"// -----// IR Dump Before P: p{a=1} ('tt.func' operation: @f) //----- //\n",
+            ]
+        ),  # fmt: skip
         max_size=40,
     )
 )

@@ -29,7 +29,11 @@ def test_bishengir_after_all_scopes_and_messages() -> None:
     tl = read_log(ASCEND / "vadd.bishengir.log.gz")
     assert len(tl.dumps) == 254
     scopes = {d.scope for d in tl.dumps}
-    assert scopes == {"builtin.module", "func.func @vadd", "func.func @vadd_infer_task_type_function"}
+    assert scopes == {
+        "builtin.module",
+        "func.func @vadd",
+        "func.func @vadd_infer_task_type_function",
+    }
     assert tl.dumps[0].arg == "canonicalize-module" and tl.dumps[0].phase == "after"
     texts = [m.text for m in tl.messages]
     assert "[ERROR] Cannot find hivmc under $PATH " in texts

@@ -68,10 +68,8 @@ class _Builder:
         """A whole stage file as one Dump (phase `artifact`)."""
         log_id = len(self.logs)
         self.logs.append((LogInfo(str(path), stage, len(data)), data))
-        family = "llvm" if stage in ("llir",) else "mlir"
-        scope = infer_scope(data, 0, len(data), family) if family else "module"
-        if stage in ("ptx", "amdgcn"):
-            scope = "module"
+        family = _family_of(path)
+        scope = "module" if family == "asm" else infer_scope(data, 0, len(data), family)
         d = Dump(
             len(self.dumps), stage, f"{stage} output", path.name, "", "artifact", scope,
             family, log_id, 0, 0, len(data), len(data), False, scope,
@@ -85,6 +83,16 @@ class _Builder:
             self.logs, self.dumps, self.messages, self.warnings,
             title=title, run=run, path=str(path),
         )  # fmt: skip
+
+
+def _family_of(path: Path) -> str:
+    """The language of a stage file, from its name."""
+    name = path.name.removesuffix(".gz")
+    if name.endswith((".llir", ".ll")):
+        return "llvm"
+    if name.endswith((".ptx", ".amdgcn", ".s", ".asm")):
+        return "asm"
+    return "mlir"
 
 
 def _segment(d: Dump) -> Any:
@@ -245,6 +253,16 @@ def _add_run_stage(b: _Builder, folder: Path, stage: dict[str, Any]) -> None:
     artifact = folder / stage["artifact"] if stage.get("artifact") else None
     if artifact is None or not artifact.is_file():
         return
-    # A before-only log never shows its last pass's output: the stage file is that output.
-    if not dumps or all(d.phase == "before" for d in dumps):
-        b.add_artifact(artifact, read_bytes(artifact), name)
+    data = read_bytes(artifact)
+    # A before-only log never shows its last pass's output, and a stage's file may be in
+    # another language than its dumps (PTX after LLVM passes): the stage file shows both.
+    # Pipeliner-internal dumps are snapshots inside one pass, not pass outputs.
+    passes = [d for d in dumps if d.family != "mlir-internal"]
+    before_only = all(d.phase == "before" for d in passes)
+    if not passes or before_only or _differs_from_last(b, passes[-1], data):
+        b.add_artifact(artifact, data, name)
+
+
+def _differs_from_last(b: _Builder, last: Dump, data: bytes) -> bool:
+    shown = b.logs[last.log_id][1][last.body_start : last.body_end]
+    return bytes(shown).strip() != data.strip()

@@ -17,6 +17,7 @@ function boot(): void {
   }
   mountViewer(el, payload);
   el.querySelector<HTMLElement>('.air-root')?.focus();
+  performance.mark('ascend-ir-lab:mounted');
 }
 
 if (document.readyState === 'loading') {

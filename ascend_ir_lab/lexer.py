@@ -17,7 +17,7 @@ GRAMMAR_FILE = "mlir-grammar.json"
 
 def load_grammar() -> dict[str, Any]:
     """Return the shared MLIR grammar (rules in match order) as parsed JSON."""
-    text = resources.files("ascend_ir_lab").joinpath("static", GRAMMAR_FILE).read_text("utf-8")
+    text = resources.files("ascend_ir_lab").joinpath("static").joinpath(GRAMMAR_FILE).read_text("utf-8")
     grammar: dict[str, Any] = json.loads(text)
     return grammar
 
@@ -26,7 +26,7 @@ def _root_rules() -> list[tuple[str, _TokenType]]:
     return [(rule["regex"], string_to_tokentype(rule["token"])) for rule in load_grammar()["rules"]]
 
 
-class MLIRLexer(RegexLexer):
+class MLIRLexer(RegexLexer):  # type: ignore[misc]
     """MLIR (and MLIR-like IR dumps: TTIR, TTGIR, HIVM) from the shared viewer grammar.
 
     Every input round-trips: the grammar's last rule takes any single character, so no

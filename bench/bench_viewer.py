@@ -85,7 +85,7 @@ def main() -> None:
         full.write_text(render_html(real, title="matmul"), encoding="utf-8")
         browser = pw.chromium.launch(executable_path=opts.chromium, args=ARGS)
         print(f"payload 386 dumps: {full.stat().st_size / 1e6:.2f} MB html; 10k-line bench: {big.stat().st_size / 1e6:.2f} MB html")
-        for label, key in (("IR view", None), ("unified diff", "d"), ("side by side", "d")):
+        for label in ("IR view", "unified diff", "side by side"):
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(big.as_uri())
             page.wait_for_selector(".air-passname")

@@ -31,7 +31,7 @@ def _needs_escape(text: str) -> bool:
 
 
 def _static(name: str) -> str:
-    return resources.files("ascend_ir_lab").joinpath("static", name).read_text("utf-8")
+    return resources.files("ascend_ir_lab").joinpath("static").joinpath(name).read_text("utf-8")
 
 
 def _sha256(text: str) -> str:

@@ -8,6 +8,8 @@ import json
 import sys
 from typing import Any
 
+from ascend_ir_lab.errors import InputError
+
 
 def register(subparsers: Any) -> None:
     """Add the Ascend subcommands."""
@@ -22,10 +24,21 @@ def _register_compile(subparsers: Any) -> None:
         help="compile a Triton kernel for Ascend into a Run (every IR of every pass)",
         description="Offline Ascend compile (no NPU, no CANN): stages ttir, adapter, bishengir.",
     )
-    p.add_argument("kernel", metavar="FILE.py::KERNEL")
-    p.add_argument("--signature", required=True, help="x_ptr=*fp32,n=i32,...")
+    p.add_argument(
+        "kernel",
+        metavar="FILE.py[::KERNEL]",
+        help="the kernel; FILE.py alone uses the file's COMPILE dict (kernel, signature, constexprs)",
+    )
+    p.add_argument(
+        "--signature", help="x_ptr=*fp32,n=i32,... (default: the file's COMPILE dict)"
+    )
     p.add_argument("--constexpr", action="append", default=[], metavar="NAME=VALUE")
-    p.add_argument("--target", default="Ascend910B3")
+    p.add_argument(
+        "--target",
+        default="Ascend910B3",
+        help="an Ascend NPU (default Ascend910B3), or cuda:90 / cuda:80 / hip:gfx942 for upstream "
+        "Triton (its own environment, see README)",
+    )
     p.add_argument(
         "--barrier-all",
         action="store_true",
@@ -55,19 +68,43 @@ def _register_compile(subparsers: Any) -> None:
         "-o", "--out", metavar="DIR", help="the Run folder (default .ascend_ir_lab/runs/NAME)"
     )
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per tool (default 600)")
+    p.add_argument(
+        "--python",
+        metavar="PY",
+        help="cuda/hip targets: the interpreter with upstream Triton (default: "
+        "$ASCEND_IR_LAB_GPU_PYTHON, then ./.venv-gpu/bin/python)",
+    )
     p.add_argument("--json", action="store_true", help="print run.json")
     p.set_defaults(handler=_compile)
 
 
 def _compile(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.ascend import StageFailedError, compile_kernel
     from ascend_ir_lab.toolchains.ttir_stage import parse_constexprs
 
+    kernel, signature, constexprs = args.kernel, args.signature, {}
+    if not signature and "::" in kernel and args.target.startswith(("cuda:", "hip:")):
+        args.kernel = kernel.split("::")[0]  # the upstream driver reads the COMPILE dict itself
+    if args.target.startswith(("cuda:", "hip:")):
+        from ascend_ir_lab.cli.upstream import triton_compile
+
+        return triton_compile(args)
+    from ascend_ir_lab.toolchains.ascend import StageFailedError, compile_kernel
+
+    if not signature:
+        from ascend_ir_lab.toolchains.triton_upstream import compile_spec
+
+        named, signature, constexprs = compile_spec(kernel.split("::")[0])
+        if "::" in kernel and named.split("::")[1] != kernel.split("::")[1]:
+            raise InputError(
+                f"{kernel}: --signature is needed (the file's COMPILE dict is for {named})"
+            )
+        kernel = named
+    constexprs.update(parse_constexprs(args.constexpr))
     try:
         run = compile_kernel(
-            args.kernel,
-            signature=args.signature,
-            constexprs=args.constexpr,
+            kernel,
+            signature=signature,
+            constexprs=constexprs,
             target=args.target,
             barrier_all=args.barrier_all,
             bishengir_flags=args.bishengir_flag,

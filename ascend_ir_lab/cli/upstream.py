@@ -105,7 +105,11 @@ def _gpu_python() -> str | None:
     try:
         require_upstream_triton()
     except IRLabError:
-        return os.environ.get(GPU_PYTHON_ENV) or None
+        if os.environ.get(GPU_PYTHON_ENV):
+            return os.environ[GPU_PYTHON_ENV]
+        # the project's own layout: .venv-gpu beside the working directory (scripts/setup --all)
+        local = os.path.join(os.getcwd(), ".venv-gpu", "bin", "python")
+        return local if os.path.exists(local) else None
     return None
 
 

@@ -43,6 +43,7 @@ def test_without_upstream_triton_the_error_says_how(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str],
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ASCEND_IR_LAB_GPU_PYTHON", raising=False)
+    monkeypatch.chdir(tmp_path)  # no ./.venv-gpu here either
     assert main(["triton-compile", str(KERNELS / "softmax.py"), "-o", str(tmp_path / "r")]) == 2
     assert "venv" in capsys.readouterr().err
 

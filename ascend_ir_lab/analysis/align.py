@@ -1,30 +1,18 @@
-"""Pass-aligned comparison of two Timelines: same stage, same pass, k-th occurrence, same scope."""
+"""Pass-aligned comparison of two Timelines.
+
+Passes are paired by an edit script over their (stage, pass, scope) sequences, so the k-th run
+of a pass meets the k-th run of the same pass, and a pass that one pipeline replaces with
+another at the same place (barrier-all swaps `hivm-graph-sync-solver` for `hivm-inject-sync`)
+is paired with its substitute.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ascend_ir_lab.analysis.diff import opcodes
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
 from ascend_ir_lab.dumps import Dump, Timeline
-
-
-def _keys(tl: Timeline) -> dict[tuple[str, str, str, int], Dump]:
-    seen: dict[tuple[str, str, str], int] = {}
-    out = {}
-    for d in tl.dumps:
-        base = (d.stage, d.label, d.scope)
-        k = seen[base] = seen.get(base, 0) + 1
-        out[(d.stage, d.label, d.scope, k)] = d
-    return out
-
-
-def counterpart(a: Timeline, dump: Dump, b: Timeline) -> Dump | None:
-    """The Dump of `b` that corresponds to `dump` of `a` (None when `b` never ran it)."""
-    k = sum(
-        1 for e in a.dumps[: dump.index + 1]
-        if (e.stage, e.label, e.scope) == (dump.stage, dump.label, dump.scope)
-    )  # fmt: skip
-    return _keys(b).get((dump.stage, dump.label, dump.scope, k))
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,23 +25,66 @@ class AlignedPair:
 
     @property
     def label(self) -> str:
-        """The pass argument (or name) of whichever side exists."""
+        """The pass argument (or name) of whichever side exists (A's when both do)."""
         d = self.a or self.b
         assert d is not None
         return d.label
 
+    @property
+    def substituted(self) -> bool:
+        """Both sides ran, but different passes at this place of the pipeline."""
+        return self.a is not None and self.b is not None and self.a.label != self.b.label
+
+
+def _key(d: Dump) -> str:
+    return f"{d.stage}\0{d.label}\0{d.scope}"
+
+
+def pairing(a: Timeline, b: Timeline) -> list[tuple[Dump | None, Dump | None]]:
+    """Every Dump of either Timeline, paired with its counterpart (None when it has none)."""
+    da, db = a.dumps, b.dumps
+    out: list[tuple[Dump | None, Dump | None]] = []
+    for tag, i1, i2, j1, j2 in opcodes([_key(d) for d in da], [_key(d) for d in db]):
+        if tag == "equal":
+            out.extend(zip(da[i1:i2], db[j1:j2], strict=True))
+            continue
+        out.extend(_substitutes(da[i1:i2], db[j1:j2]))
+    return out
+
+
+def _substitutes(xs: list[Dump], ys: list[Dump]) -> list[tuple[Dump | None, Dump | None]]:
+    """Pair replaced passes in order where stage and scope agree; the rest stand alone."""
+    out: list[tuple[Dump | None, Dump | None]] = []
+    j = 0
+    for x in xs:
+        k = next(
+            (k for k in range(j, len(ys)) if (ys[k].stage, ys[k].scope) == (x.stage, x.scope)), None
+        )
+        if k is None:
+            out.append((x, None))
+            continue
+        out.extend((None, y) for y in ys[j:k])
+        out.append((x, ys[k]))
+        j = k + 1
+    out.extend((None, y) for y in ys[j:])
+    return out
+
+
+def counterpart(a: Timeline, dump: Dump, b: Timeline) -> Dump | None:
+    """The Dump of `b` that corresponds to `dump` of `a` (None when `b` has none)."""
+    for x, y in pairing(a, b):
+        if x is dump:
+            return y
+    return None
+
 
 def align(a: Timeline, b: Timeline, norm: Normalization | None = None) -> list[AlignedPair]:
-    """Every pass of either Timeline, paired, in `a`'s order with `b`-only passes after."""
+    """Every pass of either Timeline, paired, in pipeline order."""
     norm = norm or Normalization()
-    ka, kb = _keys(a), _keys(b)
-    pairs = []
-    for key, da in ka.items():
-        db = kb.get(key)
-        differs = db is None or _differs(a, da, b, db, norm)
-        pairs.append(AlignedPair(da, db, differs))
-    pairs.extend(AlignedPair(None, db, True) for key, db in kb.items() if key not in ka)
-    return pairs
+    return [
+        AlignedPair(x, y, x is None or y is None or _differs(a, x, b, y, norm))
+        for x, y in pairing(a, b)
+    ]
 
 
 def _differs(a: Timeline, da: Dump, b: Timeline, db: Dump, norm: Normalization) -> bool:
@@ -65,7 +96,7 @@ def _differs(a: Timeline, da: Dump, b: Timeline, db: Dump, norm: Normalization) 
 def first_divergence(
     a: Timeline, b: Timeline, norm: Normalization | None = None
 ) -> AlignedPair | None:
-    """The first pass, in `a`'s order, whose output differs between the two Timelines."""
+    """The first pass, in pipeline order, whose output differs between the two Timelines."""
     for pair in align(a, b, norm):
         if pair.differs:
             return pair

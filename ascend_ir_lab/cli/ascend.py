@@ -29,9 +29,7 @@ def _register_compile(subparsers: Any) -> None:
         metavar="FILE.py[::KERNEL]",
         help="the kernel; FILE.py alone uses the file's COMPILE dict (kernel, signature, constexprs)",
     )
-    p.add_argument(
-        "--signature", help="x_ptr=*fp32,n=i32,... (default: the file's COMPILE dict)"
-    )
+    p.add_argument("--signature", help="x_ptr=*fp32,n=i32,... (default: the file's COMPILE dict)")
     p.add_argument("--constexpr", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument(
         "--target",

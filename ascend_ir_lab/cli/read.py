@@ -182,27 +182,31 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def _aligned_summary(a: Timeline, b: Timeline, norm: Normalization, exit_code: bool) -> int:
     pairs = align(a, b, norm)
     both = [p for p in pairs if p.a and p.b]
+    swapped = [p for p in both if p.substituted]
     print(
         f"{a.title} vs {b.title}: {len(pairs)} passes aligned ({len(both)} in both, "
-        f"{sum(1 for p in pairs if not p.b)} only in A, {sum(1 for p in pairs if not p.a)} only in B)"
+        f"{len(swapped)} substituted, {sum(1 for p in pairs if not p.b)} only in A, "
+        f"{sum(1 for p in pairs if not p.a)} only in B)"
     )
+    for p in swapped:
+        assert p.a and p.b
+        print(f"  substituted: #{p.a.index} {p.a.label} -> #{p.b.index} {p.b.label}  ({p.a.scope})")
     for side, only in (
         ("A", [p.a for p in pairs if not p.b]),
         ("B", [p.b for p in pairs if not p.a]),
     ):
-        labels: dict[str, list[Dump]] = {}
         for d in only:
             assert d is not None
-            labels.setdefault(d.label, []).append(d)
-        for label, ds in labels.items():
-            print(f"  only in {side}: {label} x{len(ds)} (first #{ds[0].index}, {ds[0].scope})")
+            print(f"  only in {side}: #{d.index} {d.label} ({d.scope})")
     differing = [p for p in both if p.differs]
     if differing:
         first = differing[0]
-        print(f"  first output divergence: #{first.a.index} {first.label} ({first.a.scope})")  # type: ignore[union-attr]
-    print(f"  {len(differing)} common passes print different IR; the first 20:")
+        assert first.a
+        print(f"  first output divergence: #{first.a.index} {first.label} ({first.a.scope})")
+    print(f"  {len(differing)} aligned passes print different IR; the first 20:")
     for p in differing[:20]:
-        print(f"    #{p.a.index:<5} #{p.b.index:<5} {p.label}  ({p.a.scope})")  # type: ignore[union-attr]
+        assert p.a and p.b
+        print(f"    #{p.a.index:<5} #{p.b.index:<5} {p.label}  ({p.a.scope})")
     return 1 if (differing or len(both) < len(pairs)) and exit_code else 0
 
 

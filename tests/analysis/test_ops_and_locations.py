@@ -76,13 +76,16 @@ def test_pass_aligned_comparison_of_fine_and_barrier_all() -> None:
     # the two runs diverge before the sync passes (mix kernels print iter_args in varying
     # order), and the sync passes differ too
     pairs = align(fine, barrier)
-    # barrier-all swaps the sync solver for hivm-inject-sync: each is on one side only
-    solver = [p for p in pairs if p.label == "hivm-graph-sync-solver"]
-    inject = [p for p in pairs if p.label == "hivm-inject-sync"]
-    assert len(solver) == len(inject) == 4
-    assert all(p.b is None for p in solver) and all(p.a is None for p in inject)
-    assert first.a.index < solver[0].a.index  # type: ignore[union-attr]
-    assert len(pairs) == 386 + 4  # 382 common passes, 4 on each side only
+    # barrier-all swaps the sync solver for hivm-inject-sync at the same place, per function
+    swapped = [p for p in pairs if p.substituted]
+    assert [(p.a.label, p.b.label) for p in swapped] == [  # type: ignore[union-attr]
+        ("hivm-graph-sync-solver", "hivm-inject-sync")
+    ] * 4
+    assert all(p.a.scope == p.b.scope for p in swapped)  # type: ignore[union-attr]
+    assert first.a.index < swapped[0].a.index  # type: ignore[union-attr]
+    solver = fine.select("hivm-graph-sync-solver#4")
+    assert counterpart(fine, solver, barrier) is barrier.select("hivm-inject-sync#4")
+    assert len(pairs) == 386
     d = fine.select("hivm-plan-memory#3")
     other = counterpart(fine, d, barrier)
     assert other is not None and other.index == d.index

@@ -9,6 +9,8 @@ import json
 from importlib import resources
 from typing import Any
 
+from ascend_ir_lab.export.packing import auto_pack, is_packed, unpack_payload
+
 __all__ = ["embed_json", "render_html", "static_html"]
 
 _JSON_ESCAPES = {
@@ -38,14 +40,19 @@ def _sha256(text: str) -> str:
     return base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
 
 
-def render_html(payload: dict[str, Any], *, title: str) -> str:
+def render_html(payload: dict[str, Any], *, title: str, compress: bool | None = None) -> str:
     """One self-contained page: viewer bundle, its CSS and the payload inlined; fetches nothing.
 
+    The payload goes in packed (gzip+base64, unpacked by the browser's DecompressionStream)
+    when `compress` is True, or when None and its JSON is over 32 KiB; plain otherwise.
     The Content-Security-Policy allows only the inlined viewer script (by hash), no network
     access of any kind, so text in the IR can neither run nor phone home.
     """
     if not isinstance(title, str):
         raise TypeError(f"title must be a str, got {type(title).__name__}: {title!r}")
+    if compress not in (True, False, None):
+        raise TypeError(f"compress must be True, False or None, got {compress!r}")
+    embedded = auto_pack(payload, compress)
     script = _static("viewer-standalone.js").replace("</script", "<\\/script")
     css = _static("viewer.css").replace("</style", "<\\/style")
     csp = (
@@ -63,7 +70,7 @@ def render_html(payload: dict[str, Any], *, title: str) -> str:
         f"<style>\nbody {{ margin: 12px; }}\n{css}\n</style>\n</head>\n<body>\n"
         '<div id="air-app"></div>\n'
         '<script type="application/json" id="air-payload">'
-        f"{embed_json(payload)}</script>\n"
+        f"{embed_json(embedded)}</script>\n"
         f"<script>{script}</script>\n</body>\n</html>\n"
     )
 
@@ -94,6 +101,8 @@ def _pass_rows(payload: dict[str, Any]) -> list[str]:
 
 def static_html(payload: dict[str, Any]) -> str:
     """Static fallback for nbviewer, GitHub and nbconvert: pass list, final IR, notes; all escaped."""
+    if is_packed(payload):
+        payload = unpack_payload(payload)
     title = html.escape(str(payload.get("title", "IR timeline")))
     label, final_ir = _final_ir(payload)
     notes = "".join(

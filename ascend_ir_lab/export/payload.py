@@ -7,6 +7,7 @@ from typing import Any
 
 from ascend_ir_lab.analysis.locations import source_map
 from ascend_ir_lab.dumps import Timeline
+from ascend_ir_lab.export.packing import is_packed, unpack_payload
 
 MIME_TYPE = "application/vnd.ascend-ir-lab.timeline+json"
 FORMAT = "ascend-ir-lab/timeline@1"
@@ -117,8 +118,16 @@ def _run_source(tl: Timeline) -> dict[str, Any]:
 
 
 def validate_payload(payload: Mapping[str, Any]) -> list[str]:
-    """Problems that would make a viewer render wrongly; empty when the payload is sound."""
-    problems = []
+    """Problems that would make a viewer render wrongly; empty when the payload is sound.
+
+    A packed payload (export.packing) is unpacked first; data that does not unpack is a problem.
+    """
+    problems: list[str] = []
+    if is_packed(payload):
+        try:
+            payload = unpack_payload(payload)
+        except ValueError as e:
+            return [str(e)]
     if payload.get("format") != FORMAT:
         problems.append(f"format is {payload.get('format')!r}, expected {FORMAT!r}")
     lines = payload.get("lines") or []

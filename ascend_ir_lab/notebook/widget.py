@@ -11,6 +11,7 @@ import anywidget
 import traitlets
 
 from ascend_ir_lab.export.html import static_html
+from ascend_ir_lab.export.packing import pack_payload
 from ascend_ir_lab.export.payload import MIME_TYPE
 
 __all__ = ["TimelineWidget"]
@@ -47,10 +48,11 @@ class TimelineWidget(anywidget.AnyWidget):  # type: ignore[misc]
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         # Besides the widget view: the payload under its own MIME type (JupyterLab renders it
         # through the ascend-ir-lab extension, with or without a kernel) and static HTML for
-        # nbviewer, GitHub and nbconvert.
+        # nbviewer, GitHub and nbconvert. The payload goes packed (gzip+base64, one string), so
+        # the saved notebook grows by less than the payload's JSON, not by an indented copy.
         bundle = super()._repr_mimebundle_(**kwargs) or {}
         data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
         payload = self.current_payload()
-        data = {**data, MIME_TYPE: payload, "text/html": static_html(payload)}
+        data = {**data, MIME_TYPE: pack_payload(payload), "text/html": static_html(payload)}
         meta = {**meta, MIME_TYPE: {"widget_key": self.key}}
         return data, meta

@@ -2,15 +2,36 @@
 // is still navigable. The renderer executes nothing from the payload, so it is marked safe.
 // It ranks above the widget view: when the output also carries a live TimelineWidget (same
 // key in the output metadata), notes are synced with that widget's model.
+// Notes made here are also written back into the output's data (IMimeModel.setData), so
+// saving the notebook keeps them, kernel or not. JupyterLab then calls renderModel again with
+// the same payload; that is recognised and only the notes are refreshed, keeping the place.
 
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
+import type { ReadonlyPartialJSONObject } from '@lumino/coreutils';
 import { Widget } from '@lumino/widgets';
 import { LiveModel, whenModel } from './live';
-import { mountViewer, ViewerHandle } from './viewer/app';
-import { MIME_TYPE, Note } from './viewer/payload';
+import { mountAny, ViewerHandle } from './viewer/app';
+import { isPacked, MIME_TYPE, Note } from './viewer/payload';
+
+type Obj = Record<string, unknown>;
+
+/** What identifies the payload apart from its notes (cheap: no walk over the lines). */
+function identity(raw: unknown): string {
+  if (typeof raw !== 'object' || raw === null) {
+    return String(raw);
+  }
+  const o = raw as Obj;
+  if (isPacked(o)) {
+    return `packed:${String(o.title)}:${String(o.data)}`;
+  }
+  const n = (k: string): number => (Array.isArray(o[k]) ? (o[k] as unknown[]).length : -1);
+  return `plain:${String(o.title)}:${n('lines')}:${n('snapshots')}:${n('dumps')}`;
+}
 
 class TimelineRenderer extends Widget implements IRenderMime.IRenderer {
   private handle: ViewerHandle | null = null;
+  private model: IRenderMime.IMimeModel | null = null;
+  private shown = '';
   private live: LiveModel | null = null;
   private pushing = false;
   private readonly onLiveNotes = (): void => {
@@ -25,9 +46,21 @@ class TimelineRenderer extends Widget implements IRenderMime.IRenderer {
   }
 
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
+    const raw = model.data[this.mimeType];
+    const id = identity(raw);
+    this.model = model;
+    if (this.handle && id === this.shown) {
+      // Same payload (typically our own setData after a note): refresh notes, keep the place.
+      const notes = (raw as Obj).notes;
+      if (!this.pushing) {
+        this.handle.setNotes(Array.isArray(notes) ? notes : []);
+      }
+      return;
+    }
     this.unlink();
     this.handle?.dispose();
-    this.handle = mountViewer(this.node, model.data[this.mimeType], { onNotesChange: notes => this.push(notes) });
+    this.shown = id;
+    this.handle = await mountAny(this.node, raw, { onNotesChange: notes => this.push(notes) });
     const meta = model.metadata[this.mimeType] as { widget_key?: unknown } | undefined;
     if (meta && typeof meta.widget_key === 'string') {
       whenModel(meta.widget_key, m => this.link(m));
@@ -49,11 +82,31 @@ class TimelineRenderer extends Widget implements IRenderMime.IRenderer {
   }
 
   private push(notes: Note[]): void {
-    if (this.live) {
-      this.pushing = true;
-      this.live.set('notes', notes.map(n => ({ ...n })));
-      this.live.save_changes();
+    const plain = notes.map(n => ({ ...n }));
+    this.pushing = true;
+    try {
+      if (this.live) {
+        this.live.set('notes', plain);
+        this.live.save_changes();
+      }
+      this.save(plain);
+    } finally {
       this.pushing = false;
+    }
+  }
+
+  /** Write the notes into the output's data, so that saving the notebook keeps them. */
+  private save(notes: Note[]): void {
+    const model = this.model;
+    const raw = model?.data[this.mimeType];
+    if (!model || typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      return;
+    }
+    const data = { ...model.data, [this.mimeType]: { ...(raw as Obj), notes } };
+    try {
+      model.setData({ data: data as ReadonlyPartialJSONObject, metadata: model.metadata });
+    } catch (e) {
+      console.warn('ascend-ir-lab: notes not saved into the output', e);
     }
   }
 
@@ -61,6 +114,7 @@ class TimelineRenderer extends Widget implements IRenderMime.IRenderer {
     this.unlink();
     this.handle?.dispose();
     this.handle = null;
+    this.model = null;
     super.dispose();
   }
 }

@@ -1,9 +1,10 @@
 // Offline HTML host: the payload sits in <script type="application/json" id="air-payload">
-// (escaped by ascend_ir_lab.export.html); nothing else is read, nothing is fetched.
+// (escaped by ascend_ir_lab.export.html), plain or packed (gzip+base64, unpacked by the
+// browser's DecompressionStream); nothing else is read, nothing is fetched.
 
-import { mountViewer } from './viewer/app';
+import { mountAny } from './viewer/app';
 
-function boot(): void {
+async function boot(): Promise<void> {
   const el = document.getElementById('air-app');
   const data = document.getElementById('air-payload');
   if (!el) {
@@ -15,13 +16,14 @@ function boot(): void {
   } catch {
     payload = null;
   }
-  mountViewer(el, payload);
+  performance.mark('ascend-ir-lab:parsed');
+  await mountAny(el, payload);
   el.querySelector<HTMLElement>('.air-root')?.focus();
   performance.mark('ascend-ir-lab:mounted');
 }
 
 if (document.readyState === 'loading') {
-  document.addEventListener('DOMContentLoaded', boot);
+  document.addEventListener('DOMContentLoaded', () => void boot());
 } else {
-  boot();
+  void boot();
 }

@@ -5,7 +5,7 @@ import { helpOverlay } from './help';
 import { Decorations, IRPane } from './irpane';
 import { Model, passLabel, VIEW_MODES, ViewMode } from './model';
 import { NotesPanel } from './notes';
-import { checkNotes, Note, PayloadError, validatePayload } from './payload';
+import { checkNotes, isPacked, Note, PayloadError, unpackPayload, validatePayload } from './payload';
 import { countChanges, diffRows, irRows } from './rows';
 import { Matcher } from './search';
 import { SearchPanel } from './searchpanel';
@@ -315,4 +315,23 @@ export function mountViewer(el: HTMLElement, raw: unknown, host: ViewerHost = {}
   el.appendChild(viewer.root);
   viewer.start();
   return { setNotes: n => viewer.setNotes(n), dispose: () => clear(el) };
+}
+
+/**
+ * mountViewer for a payload that may be packed (gzip+base64): unpacked first with the browser's
+ * DecompressionStream; a plain payload mounts at once. Bad packed data gives the error panel.
+ */
+export async function mountAny(el: HTMLElement, raw: unknown, host: ViewerHost = {}): Promise<ViewerHandle> {
+  if (!isPacked(raw)) {
+    return mountViewer(el, raw, host);
+  }
+  let plain: unknown;
+  try {
+    plain = await unpackPayload(raw);
+  } catch (e) {
+    clear(el);
+    el.appendChild(errorPanel(e instanceof PayloadError ? e.message : `unexpected error: ${String(e)}`));
+    return { setNotes: () => undefined, dispose: () => clear(el) };
+  }
+  return mountViewer(el, plain, host);
 }

@@ -1,0 +1,79 @@
+"""The packed form of a timeline payload: the payload gzipped and base64-encoded in one string.
+
+A page or a saved notebook carries the packed form (an eighth of the JSON or less, and one
+string rather than thousands of indented numbers in an .ipynb); viewers unpack it with the
+browser's own DecompressionStream. Notes stay outside the packed data, as plain JSON, so a
+host can update them without re-compressing.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import gzip
+import json
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["PACKED", "is_packed", "pack_payload", "payload_json", "unpack_payload"]
+
+PACKED = "gzip+base64"
+# Below this many bytes of JSON a page keeps the plain payload: readable, and no smaller packed.
+AUTO_THRESHOLD = 32 * 1024
+
+
+def payload_json(payload: Mapping[str, Any]) -> str:
+    """The payload as compact JSON (no spaces), the form every size figure refers to."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def is_packed(obj: Any) -> bool:
+    """True for the packed form made by pack_payload."""
+    return isinstance(obj, Mapping) and obj.get("packed") == PACKED
+
+
+def pack_payload(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """`{"format", "title", "packed": "gzip+base64", "data", "notes"}` of a plain payload.
+
+    `data` is base64 of the gzip (level 9, mtime 0: the same payload packs to the same bytes)
+    of the payload's compact JSON without its notes.
+    """
+    if is_packed(payload):
+        return dict(payload)
+    body = {k: v for k, v in payload.items() if k != "notes"}
+    raw = payload_json(body).encode("utf-8")
+    data = base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+    return {
+        "format": payload.get("format"),
+        "title": payload.get("title"),
+        "packed": PACKED,
+        "data": data,
+        "notes": [dict(n) for n in payload.get("notes") or []],
+    }
+
+
+def unpack_payload(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """The plain payload of a packed one (a plain payload is returned as a copy).
+
+    Raises ValueError naming what is wrong when `data` is not gzip+base64 of a JSON object.
+    """
+    if not is_packed(obj):
+        return dict(obj)
+    data = obj.get("data")
+    if not isinstance(data, str):
+        raise ValueError(f"packed payload: 'data' must be a base64 string, got {type(data).__name__}")
+    try:
+        body = json.loads(gzip.decompress(base64.b64decode(data, validate=True)).decode("utf-8"))
+    except (binascii.Error, OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"packed payload: 'data' is not gzip+base64 of JSON ({e})") from e
+    if not isinstance(body, dict):
+        raise ValueError(f"packed payload: 'data' holds a {type(body).__name__}, not an object")
+    body["notes"] = list(obj.get("notes") or [])
+    return body
+
+
+def auto_pack(payload: Mapping[str, Any], compress: bool | None) -> Mapping[str, Any]:
+    """Packed when `compress` is True, or when None and the JSON exceeds AUTO_THRESHOLD."""
+    if compress is None:
+        compress = len(payload_json(payload)) > AUTO_THRESHOLD
+    return pack_payload(payload) if compress else payload

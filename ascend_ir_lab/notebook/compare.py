@@ -1,0 +1,139 @@
+"""Two Runs side by side, pass by pass: what `%ir_diff RUN_A RUN_B` shows.
+
+Pipeline differences come first: passes one side runs in place of another (for fine vs
+barrier-all, hivm-graph-sync-solver against hivm-inject-sync) and passes only one side runs;
+then the first pass whose output differs, then the differing passes in order.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+from ascend_ir_lab.analysis.align import AlignedPair, align
+from ascend_ir_lab.analysis.normalize import Normalization
+from ascend_ir_lab.dumps import Dump, Timeline
+
+__all__ = ["Comparison", "compare", "stand_in"]
+
+
+@dataclass
+class Comparison:
+    """The pass-aligned comparison of Timelines A and B."""
+
+    a_name: str
+    b_name: str
+    pairs: list[AlignedPair]
+    only_a: dict[str, list[Dump]] = field(default_factory=dict)  # pass label -> its dumps
+    only_b: dict[str, list[Dump]] = field(default_factory=dict)
+
+    @property
+    def common(self) -> list[AlignedPair]:
+        """Passes that ran on both sides."""
+        return [p for p in self.pairs if p.a is not None and p.b is not None]
+
+    @property
+    def differing(self) -> list[AlignedPair]:
+        """Passes on both sides whose output differs, in A's order."""
+        return [p for p in self.common if p.differs]
+
+    @property
+    def substituted(self) -> dict[tuple[str, str], list[AlignedPair]]:
+        """(pass in A, pass in B) -> the places where B runs another pass instead."""
+        out: dict[tuple[str, str], list[AlignedPair]] = {}
+        for p in self.pairs:
+            if p.a is not None and p.b is not None and p.a.label != p.b.label:
+                out.setdefault((p.a.label, p.b.label), []).append(p)
+        return out
+
+    @property
+    def first_divergence(self) -> AlignedPair | None:
+        """The first common pass whose output differs."""
+        diff = self.differing
+        return diff[0] if diff else None
+
+    @property
+    def identical(self) -> bool:
+        """No pass differs, is one-sided or replaced by another."""
+        return not self.differing and not self.only_a and not self.only_b and not self.substituted
+
+    def lines(self, limit: int = 12) -> list[str]:
+        """The comparison as text lines."""
+        out = [
+            f"{self.a_name} vs {self.b_name}: {len(self.pairs)} passes aligned, "
+            f"{len(self.common)} on both sides, {len(self.differing)} of them differ"
+        ]
+        for (la, lb), subs in self.substituted.items():
+            out.append(
+                f"  {self.a_name} runs {la} where {self.b_name} runs {lb} x{len(subs)} "
+                f"(first #{subs[0].a.index}, {subs[0].a.scope})"
+            )  # type: ignore[union-attr]
+        for side, only in ((self.a_name, self.only_a), (self.b_name, self.only_b)):
+            for label, dumps in only.items():
+                out.append(
+                    f"  only in {side}: {label} x{len(dumps)} "
+                    f"(first #{dumps[0].index}, {dumps[0].scope})"
+                )
+        first = self.first_divergence
+        if first is not None and first.a is not None and first.b is not None:
+            out.append(
+                f"  first divergence: {first.label} ({first.a.scope}) "
+                f"#{first.a.index} vs #{first.b.index}"
+            )
+        elif self.identical:
+            out.append("  every pass prints the same IR on both sides")
+        for p in self.differing[:limit]:
+            assert p.a is not None and p.b is not None
+            out.append(f"    #{p.a.index:<5} #{p.b.index:<5} {p.a.stage}:{p.label} ({p.a.scope})")
+        if len(self.differing) > limit:
+            out.append(f"    ... {len(self.differing) - limit} more")
+        return out
+
+    def __repr__(self) -> str:
+        return "\n".join(self.lines())
+
+    def _repr_html_(self) -> str:
+        head, *rest = self.lines()
+        return (
+            f"<div><b>{html.escape(head)}</b><pre style='margin:2px 0'>"
+            f"{html.escape(chr(10).join(rest))}</pre></div>"
+        )
+
+
+def compare(
+    a: Timeline,
+    b: Timeline,
+    a_name: str = "A",
+    b_name: str = "B",
+    norm: Normalization | None = None,
+) -> Comparison:
+    """Align `a` and `b` pass by pass (see analysis.align) and group what differs."""
+    pairs = align(a, b, norm)
+    result = Comparison(a_name, b_name, pairs)
+    for p in pairs:
+        if p.b is None and p.a is not None:
+            result.only_a.setdefault(p.a.label, []).append(p.a)
+        elif p.a is None and p.b is not None:
+            result.only_b.setdefault(p.b.label, []).append(p.b)
+    return result
+
+
+def stand_in(a: Timeline, dump: Dump, b: Timeline) -> Dump | None:
+    """The Dump of `b` at the place of `dump` of `a`, also when `b` never runs that pass.
+
+    The pass's counterpart (or its substitute: barrier-all's hivm-inject-sync for the sync
+    solver) when there is one; otherwise the first Dump of the same scope after the last
+    earlier pass both Timelines ran.
+    """
+    from ascend_ir_lab.analysis.align import pairing
+
+    anchor: Dump | None = None
+    for x, y in pairing(a, b):
+        if x is dump:
+            if y is not None:
+                return y
+            break
+        if x is not None and y is not None and x.index < dump.index:
+            anchor = y
+    start = anchor.index + 1 if anchor is not None else 0
+    return next((d for d in b.dumps[start:] if d.scope == dump.scope), None)

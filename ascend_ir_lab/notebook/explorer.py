@@ -1,0 +1,233 @@
+"""A Run (or any Timeline) as a notebook value: the explorer when displayed, helpers to call.
+
+`RunView` is what `%%triton_npu` and `%ir_load` return (`run = _`): `.timeline`, `.run`,
+`.show(which)`, `.diff(a, b)`, `.find(op)`, `.compare(other)`. Displayed in a live kernel it
+is the explorer widget; in terminal IPython or any plain-text frontend, a compact summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ascend_ir_lab.analysis.diff import unified
+from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
+from ascend_ir_lab.analysis.ops import Census, OpChange, lifecycle
+from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
+from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.notebook.compare import Comparison, compare, stand_in
+from ascend_ir_lab.notebook.text import IRText, Table
+
+__all__ = ["RunView"]
+
+
+class RunView:
+    """One Run or Timeline in a notebook; displays as the explorer."""
+
+    def __init__(
+        self,
+        timeline: Timeline,
+        *,
+        run: Any = None,
+        name: str | None = None,
+        launches: Sequence[Any] = (),
+    ) -> None:
+        self.timeline = timeline
+        self.run = run
+        self.name = name or (
+            run.name if run is not None else Path(timeline.path or "timeline").name
+        )
+        self.launches = list(launches)
+        self._widget: Any = None
+
+    @classmethod
+    def of(cls, run: Any, launches: Sequence[Any] = ()) -> RunView:
+        """The view of a toolchains Run."""
+        return cls(run.timeline, run=run, launches=launches)
+
+    @classmethod
+    def load(cls, path: str | Path, name: str | None = None) -> RunView:
+        """A log, tree-dir, cache/dump folder or Run folder."""
+        from ascend_ir_lab.toolchains.run import MANIFEST, Run
+
+        path = Path(path).expanduser()
+        if (path / MANIFEST).is_file():
+            run = Run(path)
+            return cls(run.timeline, run=run, name=name)
+        return cls(open_timeline(str(path)), name=name or path.name)
+
+    def __getattr__(self, attr: str) -> Any:
+        # the Run's own fields (path, manifest, status, stages...) read through the view
+        run = self.__dict__.get("run")
+        if run is None or attr.startswith("_"):
+            raise AttributeError(attr)
+        return getattr(run, attr)
+
+    @property
+    def status(self) -> str:
+        """The Run's status code, or 'log' for a Timeline read from a log or folder."""
+        return self.run.status if self.run is not None else "log"
+
+    # -- helpers ---------------------------------------------------------------------------
+    def dump(self, which: str | int | Dump) -> Dump:
+        """The Dump `which` names: an index, 'last', or a pass argument 'cse#2'."""
+        if isinstance(which, Dump):
+            return which
+        return self.timeline.select(which)
+
+    def show(self, which: str | int = "last", *, normalize: str | None = None) -> IRText:
+        """The IR of one Dump (highlighted in HTML frontends)."""
+        d = self.dump(which)
+        lines = normalize_lines(self.timeline.lines(d), Normalization.parse(normalize))
+        return IRText("\n".join(lines), title=self._label(d))
+
+    def diff(
+        self,
+        a: str | int,
+        b: str | int | RunView | None = None,
+        *,
+        normalize: str | None = None,
+        context: int = 3,
+    ) -> IRText:
+        """What pass `a` changed (b omitted), `a` against `b` in this Run, or against the same
+        pass of another RunView `b` (or what stands in its place there: compare.stand_in)."""
+        da = self.dump(a)
+        other = self
+        if isinstance(b, RunView):
+            other = b
+            db = stand_in(self.timeline, da, b.timeline)
+            if db is None:
+                raise InputError(f"{b.name} never runs {da.label} on {da.scope}")
+        elif b is not None:
+            db = self.dump(b)
+        else:
+            old, db = self.timeline.change(da)
+            if db is None or old is None:
+                return IRText(
+                    f"#{da.index} {da.label} is the first state of {da.scope}: nothing before it",
+                    title=self._label(da),
+                    kind="diff",
+                )
+            da = old
+        return diff_text(self, da, other, db, normalize=normalize, context=context)
+
+    def find(self, op: str) -> Table:
+        """Op lifecycle: every pass that changes how many `op` there are."""
+        changes = lifecycle(self.timeline, op, Census(self.timeline))
+        return lifecycle_table(self.name, op, changes)
+
+    def ops(self, which: str | int = "last") -> Table:
+        """Op census of one Dump, most frequent first."""
+        d = self.dump(which)
+        counts = Census(self.timeline).of(d)
+        return Table(
+            f"{self._label(d)}: {sum(counts.values())} ops",
+            ["count", "op"],
+            [[n, op] for op, n in counts.most_common()],
+        )
+
+    def compare(self, other: RunView, *, normalize: str | None = None) -> Comparison:
+        """Pass-aligned comparison with another Run (e.g. fine vs barrier-all)."""
+        return compare(
+            self.timeline, other.timeline, self.name, other.name, Normalization.parse(normalize)
+        )
+
+    def _label(self, d: Dump) -> str:
+        return f"{self.name} #{d.index} {d.stage}:{d.label} ({d.scope})"
+
+    # -- display ---------------------------------------------------------------------------
+    def payload(self) -> dict[str, Any]:
+        """The timeline payload the viewer reads (with the kernel source of a Run)."""
+        from ascend_ir_lab.export import build_payload
+
+        return build_payload(self.timeline, title=self.title())
+
+    def widget(self) -> Any:
+        """The explorer widget (made once, so notes made in it stay with this view)."""
+        if self._widget is None:
+            from ascend_ir_lab.notebook.widget import TimelineWidget
+
+            self._widget = TimelineWidget(self.payload())
+        return self._widget
+
+    def title(self) -> str:
+        """'vadd (Ascend910B3)' for a Run, the Timeline's title otherwise."""
+        target = self.run.manifest.get("target") if self.run is not None else None
+        return f"{self.name} ({target})" if target else (self.timeline.title or self.name)
+
+    def summary(self) -> str:
+        """A compact text summary: stages, dumps, changed passes, status, sync ops."""
+        return summary_text(self)
+
+    def __repr__(self) -> str:
+        return self.summary()
+
+    def _repr_mimebundle_(
+        self, **kwargs: Any
+    ) -> tuple[dict[str, Any], dict[str, Any]] | dict[str, Any]:
+        if not _widget_frontend():
+            return {"text/plain": self.summary()}
+        data, meta = self.widget()._repr_mimebundle_(**kwargs)
+        return {**data, "text/plain": self.summary()}, meta
+
+
+def _widget_frontend() -> bool:
+    """Whether the current IPython talks to a kernel frontend (Jupyter) that shows widgets."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def diff_text(
+    a: RunView, da: Dump, b: RunView, db: Dump, *, normalize: str | None, context: int
+) -> IRText:
+    """Unified diff of two Dumps (possibly of two Runs)."""
+    norm = Normalization.parse(normalize)
+    la = normalize_lines(a.timeline.lines(da), norm)
+    lb = normalize_lines(b.timeline.lines(db), norm)
+    title = f"{a._label(da)}  →  {b._label(db)}"
+    out = list(unified(la, lb, a_name=a._label(da), b_name=b._label(db), context=context))
+    return IRText("\n".join(out) if out else "(identical)", title=title, kind="diff")
+
+
+def lifecycle_table(name: str, op: str, changes: Sequence[OpChange]) -> Table:
+    """The passes that change the count of `op`, as a table."""
+    rows = [
+        [c.index, c.stage, c.count, f"{c.delta:+d}", f"{c.arg or c.pass_name} ({c.scope})"]
+        for c in changes
+    ]
+    title = f"{name}: {op}" + ("" if rows else " never appears")
+    return Table(title, ["#", "stage", "count", "delta", "pass (scope)"], rows)
+
+
+SYNC_OPS = ("hivm.hir.set_flag", "hivm.hir.wait_flag", "hivm.hir.pipe_barrier")
+
+
+def summary_text(view: RunView) -> str:
+    """The plain-text explorer: what a terminal shows instead of the widget."""
+    tl = view.timeline
+    flags = tl.changed_flags()
+    per_stage = ", ".join(f"{s} {sum(1 for d in tl.dumps if d.stage == s)}" for s in tl.stages)
+    lines = [f"{view.title()}: {len(tl.dumps)} dumps ({per_stage}), {sum(flags)} changed the IR"]
+    if view.run is not None:
+        status = view.run.manifest.get("status", {})
+        lines.append(f"  status: {status.get('code')} - {status.get('text')}")
+        lines.append(f"  folder: {view.run.path}")
+    for launch in view.launches:
+        lines.append(f"  launch: {launch.note}")
+    if tl.dumps:
+        last = tl.dumps[-1]
+        census = Census(tl).of(last)
+        sync = ", ".join(f"{op.rsplit('.', 1)[-1]} {census.get(op, 0)}" for op in SYNC_OPS)
+        lines.append(f"  last: #{last.index} {last.stage}:{last.label} ({last.scope}); {sync}")
+        changed = [d for d in tl.dumps if flags[d.index]]
+        shown = ", ".join(f"#{d.index} {d.label}" for d in changed[-8:])
+        lines.append(f"  last changes: {shown}")
+    for w in tl.warnings[:3]:
+        lines.append(f"  warning: {w}")
+    lines.append("  .show(which) .diff(a[, b]) .find(op) .ops(which) .compare(other) .timeline")
+    return "\n".join(lines)

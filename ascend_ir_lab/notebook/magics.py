@@ -1,0 +1,263 @@
+"""IPython magics: `%%triton_npu`, `%ir_diff`, `%ir_load`, `%ir_cache` (`%load_ext ascend_ir_lab`).
+
+Glue only: arguments are parsed here and handed to toolchains.launch, the engine and
+notebook.explorer; what comes back is displayed.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.display import display
+
+from ascend_ir_lab.errors import InputError, IRLabError
+from ascend_ir_lab.notebook.explorer import RunView
+from ascend_ir_lab.notebook.progress import CompileProgress
+from ascend_ir_lab.notebook.resolve import Session
+from ascend_ir_lab.notebook.text import ErrorPanel, Table
+
+__all__ = ["IRLabMagics", "load_ipython_extension"]
+
+
+def _friendly(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Our own errors become a short panel instead of a traceback."""
+
+    @functools.wraps(method)
+    def wrapper(self: IRLabMagics, *args: Any) -> Any:
+        try:
+            return method(self, *args)
+        except IRLabError as exc:
+            display(ErrorPanel(exc))
+            return None
+
+    return wrapper
+
+
+def _flag(text: str) -> str:
+    return text if text.startswith("-") else "--" + text
+
+
+@magics_class
+class IRLabMagics(Magics):  # type: ignore[misc]
+    """The ascend-ir-lab magics; Runs made or loaded in this session are kept in `.session`."""
+
+    def __init__(self, shell: Any) -> None:
+        super().__init__(shell)
+        self.session = Session(shell)
+
+    @magic_arguments()
+    @argument("--target", default="Ascend910B3", help="Ascend target (default Ascend910B3)")
+    @argument(
+        "--barrier-all",
+        action="store_true",
+        help="replace fine-grained sync with barriers (--enable-hivm-inject-barrier-all-sync)",
+    )
+    @argument(
+        "--flag",
+        action="append",
+        default=[],
+        metavar="F",
+        help="extra bishengir-compile flag, repeatable; write --flag=--name=value "
+        "(or --flag name=value)",
+    )
+    @argument("--name", help="name of the Run (default: the kernel's name)")
+    @argument(
+        "--module-scope",
+        action="store_true",
+        help="print whole modules at every pass (needed for pass reproducers)",
+    )
+    @argument(
+        "--kernel",
+        action="append",
+        metavar="NAME",
+        help="compile only this kernel (repeatable); with --signature, the kernel to compile",
+    )
+    @argument("--signature", help="compile a kernel that is only defined: 'x_ptr=*fp32,n=i32,...'")
+    @argument(
+        "--constexpr",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="constexpr values with --signature, e.g. BLOCK=1024 (repeatable)",
+    )
+    @argument(
+        "--interpret",
+        action="store_true",
+        help="also run each launch on the CPU in Triton's interpreter (TRITON_INTERPRET=1)",
+    )
+    @argument("--runs-dir", help="folder for the Run folders (default ./.ascend_ir_lab/runs)")
+    @cell_magic
+    @_friendly
+    def triton_npu(self, line: str, cell: str) -> Any:
+        """Run the cell; compile every Triton kernel it launches for an Ascend NPU into a Run.
+
+        With no NPU, launches are taken over: the kernel is compiled offline with the
+        argument types of the call and the launch is skipped (with --interpret it runs in
+        Triton's CPU interpreter instead). Returns the Run's view (`run = _`), displayed as
+        the explorer.
+        """
+        from ascend_ir_lab.toolchains.launch import compile_defined, intercept_launches
+
+        args = self._args(self.triton_npu, line)
+        if args is None:
+            return None
+        progress = CompileProgress()
+        settings = dict(
+            target=args.target,
+            barrier_all=args.barrier_all,
+            bishengir_flags=[_flag(f) for f in args.flag],
+            module_scope=args.module_scope,
+            name=args.name,
+            runs_dir=args.runs_dir,
+            progress=progress,
+        )
+        before = dict(self.shell.user_ns)
+        with intercept_launches(interpret=args.interpret, kernels=args.kernel, **settings) as cap:
+            self._run_nested(cell)
+        runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
+        if args.signature:
+            for fn in self._defined_kernels(args.kernel, before):
+                run = compile_defined(
+                    fn, signature=args.signature, constexprs=args.constexpr, **settings
+                )
+                runs.append((run, []))
+        views = [self.session.add(RunView.of(run, launches)) for run, launches in runs]
+        if not views:
+            if not cap.errors:
+                print(
+                    "no Triton launch in this cell: launch a kernel (kernel[grid](...)), or "
+                    "compile one that is only defined with --signature ... [--kernel NAME]",
+                    file=sys.stderr,
+                )
+            return None
+        for view in views[:-1]:
+            display(view)
+        return views[-1]
+
+    @staticmethod
+    def _args(magic: Any, line: str) -> Any:
+        """The parsed arguments, or None after printing the usage for -h/--help."""
+        if {"-h", "--help"} & set(line.split()):
+            print(magic.__doc__)
+            return None
+        return parse_argstring(magic, line)
+
+    def _run_nested(self, cell: str) -> None:
+        """Run `cell` as a normal cell would (transforms, tracebacks, display of values)."""
+        hook = self.shell.displayhook
+        outer = getattr(hook, "exec_result", None)
+        try:
+            self.shell.run_cell(cell, store_history=False)
+        finally:
+            # the nested run replaces the outer cell's result, where our return value goes
+            hook.exec_result = outer
+
+    def _defined_kernels(self, names: list[str] | None, before: dict[str, Any]) -> list[Any]:
+        ns = self.shell.user_ns
+        if names:
+            missing = [n for n in names if n not in ns]
+            if missing:
+                raise InputError(f"--kernel {missing[0]}: no such name in the notebook")
+            return [ns[n] for n in names]
+        new = [
+            v
+            for k, v in ns.items()
+            if hasattr(v, "params") and hasattr(v, "fn") and before.get(k) is not v
+        ]
+        if len(new) != 1:
+            found = ", ".join(getattr(v.fn, "__name__", "?") for v in new) or "none"
+            raise InputError(
+                f"--signature: name the kernel with --kernel NAME "
+                f"(kernels defined in this cell: {found})"
+            )
+        return new
+
+    @magic_arguments()
+    @argument(
+        "a", help="a Run (variable or name), RUN:PASS[#k], or a pass/dump index of the latest Run"
+    )
+    @argument("b", nargs="?", help="the same forms; left out: what A's pass changed")
+    @argument("-n", "--normalize", help="ignore differences: loc, ssa or loc,ssa")
+    @argument("-U", "--context", type=int, default=3, help="lines of context (default 3)")
+    @line_magic
+    @_friendly
+    def ir_diff(self, line: str) -> Any:
+        """Diff two passes, a pass against its previous state, or two whole Runs (aligned).
+
+        `%ir_diff fine barrier` compares two Runs pass by pass (passes on one side only, first
+        divergence); `%ir_diff fine:hivm-graph-sync-solver barrier` diffs that pass across
+        the Runs; `%ir_diff cse#2` shows what the second cse of the latest Run changed.
+        """
+        args = self._args(self.ir_diff, line)
+        if args is None:
+            return None
+        return self.session.diff(args.a, args.b, normalize=args.normalize, context=args.context)
+
+    @magic_arguments()
+    @argument(
+        "path",
+        help="a log, --mlir-print-ir-tree-dir folder, Triton cache/dump folder or Run folder",
+    )
+    @argument("--name", help="name to refer to it by in %%ir_diff")
+    @line_magic
+    @_friendly
+    def ir_load(self, line: str) -> Any:
+        """Open compiler output into the explorer."""
+        args = self._args(self.ir_load, line)
+        if args is None:
+            return None
+        return self.session.add(RunView.load(args.path, name=args.name))
+
+    @magic_arguments()
+    @argument("key", nargs="?", help="open this entry (key prefix, kernel name, or 'latest')")
+    @argument("--limit", type=int, default=20, help="entries to list (default 20)")
+    @line_magic
+    @_friendly
+    def ir_cache(self, line: str) -> Any:
+        """The Triton cache and dump folders, newest first; with KEY, open that kernel."""
+        from ascend_ir_lab.toolchains import cache
+
+        args = self._args(self.ir_cache, line)
+        if args is None:
+            return None
+        entries = cache.list_entries()
+        if args.key:
+            entry = cache.find_entry(args.key, entries)
+            return self.session.add(RunView.load(entry.path, name=entry.name))
+        return cache_table(entries, args.limit)
+
+
+def cache_table(entries: list[Any], limit: int) -> Table:
+    """The cache listing shown by `%ir_cache`."""
+    import datetime as dt
+
+    from ascend_ir_lab.toolchains import cache
+
+    rows = [
+        [
+            e.key[:12],
+            e.kind,
+            e.name,
+            " ".join(e.stages),
+            f"{e.size / 1024:.0f} KiB",
+            dt.datetime.fromtimestamp(e.mtime).strftime("%Y-%m-%d %H:%M"),
+        ]
+        for e in entries[:limit]
+    ]
+    where = f"{cache.cache_root()} and {cache.dump_root()}"
+    title = (
+        f"{len(entries)} kernels in {where}, newest first; open one with %ir_cache KEY"
+        if entries
+        else f"no kernels in {where} (run a kernel with TRITON_DEBUG=1 first)"
+    )
+    return Table(title, ["key", "kind", "kernel", "stages", "size", "modified"], rows)
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """Register the magics."""
+    ipython.register_magics(IRLabMagics)

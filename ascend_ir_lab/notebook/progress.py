@@ -1,0 +1,77 @@
+"""Compile progress as one display that updates stage by stage, and launch notes."""
+
+from __future__ import annotations
+
+import html
+import time
+from typing import Any
+
+from IPython.display import display
+
+from ascend_ir_lab.notebook.text import ErrorPanel
+
+__all__ = ["CompileProgress"]
+
+
+class CompileProgress:
+    """The `progress` callback of `intercept_launches`: one updating line per compile."""
+
+    def __init__(self) -> None:
+        self._handle: Any = None
+        self._head = ""
+        self._stages: list[str] = []
+        self._start = 0.0
+
+    def __call__(self, event: str, info: dict[str, Any]) -> None:
+        getattr(self, "_on_" + event, lambda _info: None)(info)
+
+    def _on_start(self, info: dict[str, Any]) -> None:
+        self._head = f"{info['kernel']} → {info['target']}"
+        self._stages = []
+        self._start = time.perf_counter()
+        self._handle = display(self._bundle("compiling: ttir …"), raw=True, display_id=True)
+
+    def _on_stage(self, info: dict[str, Any]) -> None:
+        record = info["record"]
+        ok = record.get("returncode") == 0
+        mark = "✓" if ok else f"⚠ exit {record.get('returncode')}"
+        self._stages.append(
+            f"{record.get('name')} {mark} {float(record.get('seconds') or 0):.2f} s"
+        )
+        following = {"ttir": "adapter", "adapter": "bishengir"}.get(record.get("name", ""))
+        self._update(" · ".join(self._stages) + (f" · {following} …" if following and ok else ""))
+
+    def _on_done(self, info: dict[str, Any]) -> None:
+        run = info["run"]
+        status = run.manifest.get("status", {})
+        total = time.perf_counter() - self._start
+        self._update(f"{' · '.join(self._stages)}  ({total:.1f} s) — {status.get('text', '')}")
+
+    def _on_failed(self, info: dict[str, Any]) -> None:
+        self._update(" · ".join(self._stages) + " — failed")
+        display(ErrorPanel(info["error"], info.get("kernel", "")))
+
+    def _on_launch(self, info: dict[str, Any]) -> None:
+        launch = info["launch"]
+        display(
+            {
+                "text/plain": f"⏭ {launch.note}",
+                "text/html": f"<div style='color:#666'>⏭ {html.escape(launch.note)}</div>",
+            },
+            raw=True,
+        )
+
+    def _on_error(self, info: dict[str, Any]) -> None:
+        display(ErrorPanel(info["error"], info.get("kernel", "")))
+
+    def _bundle(self, body: str) -> dict[str, str]:
+        text = f"{self._head}: {body}"
+        return {
+            "text/plain": text,
+            "text/html": f"<div style='font-family:monospace'><b>{html.escape(self._head)}"
+            f"</b>: {html.escape(body)}</div>",
+        }
+
+    def _update(self, body: str) -> None:
+        if self._handle is not None:
+            self._handle.update(self._bundle(body), raw=True)

@@ -1,0 +1,469 @@
+"""Intercept `kernel[grid](...)` launches and turn each kernel into an offline Ascend Run.
+
+With no NPU a launch cannot run (`RuntimeError: 0 active drivers`), so inside
+`intercept_launches(...)` every launch of a `@triton.jit` kernel is taken over: its signature
+is read from the call's arguments (CPU torch tensors and numpy arrays -> pointer types, ints
+-> i32/i64, constexpr keywords), the kernel is compiled offline for the target with
+`ascend.compile_kernel`, and the launch is reported as skipped. With `interpret=True` the
+same launch also runs on the CPU in Triton's interpreter (`TRITON_INTERPRET=1`), so its
+results can be checked. Everything patched comes back on exit, also after an exception.
+
+>>> with intercept_launches(target="Ascend910B3", interpret=True) as capture:
+...     vadd[(4,)](x, y, out, n, BLOCK=1024)
+>>> capture.launches[0].note, capture.runs
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import linecache
+import os
+import threading
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.toolchains.env import debug_switches
+from ascend_ir_lab.toolchains.run import MANIFEST, Run, prepare_folder, safe_name
+
+__all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available", "signature_from_call"]
+
+_DTYPES = {
+    "float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float64": "fp64",
+    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8",
+    "bool": "i1",
+}  # fmt: skip
+# Launch keywords that are compile options, not kernel parameters.
+_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "debug", "stream", "warmup")
+
+Progress = Callable[[str, dict[str, Any]], None]
+
+
+@functools.lru_cache(maxsize=1)
+def npu_available() -> bool:
+    """Whether Triton has an active NPU driver on this host (False: launches cannot run).
+
+    Asked once per process: triton-ascend's driver probe warns about missing CANN tools
+    each time it runs, and an NPU does not appear mid-session.
+    """
+    try:
+        from triton.runtime import driver
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return str(driver.active.get_current_target().backend) == "npu"
+    except Exception:  # noqa: BLE001 - "0 active drivers", no torch_npu, no CANN: all mean none
+        return False
+
+
+def signature_from_call(
+    fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
+) -> tuple[dict[str, str], dict[str, Any], dict[str, Any]]:
+    """(signature, constexprs, NPU options) of `fn[grid](*args, **kwargs)`.
+
+    Parameters left out take their defaults; keywords that are not parameters are
+    triton-ascend compile options (multibuffer=..., ...), except launch-only ones.
+    """
+    params = list(getattr(fn, "params", []))
+    if not params:
+        raise InputError(f"{fn!r} is not a @triton.jit kernel")
+    name = _kernel_name(fn)
+    if len(args) > len(params):
+        raise InputError(f"{name}: {len(args)} arguments for {len(params)} parameters")
+    values = {p.name: a for p, a in zip(params, args, strict=False)}
+    names = {p.name for p in params}
+    values.update({k: v for k, v in kwargs.items() if k in names})
+    options = {k: v for k, v in kwargs.items() if k not in names and k not in _LAUNCH_OPTIONS}
+    sig: dict[str, str] = {}
+    consts: dict[str, Any] = {}
+    for p in params:
+        if p.name not in values:
+            if not p.has_default:
+                raise InputError(f"{name}: no value for parameter {p.name!r}")
+            values[p.name] = p.default
+        if p.is_constexpr:
+            consts[p.name] = values[p.name]
+        elif p.annotation_type not in ("", "u1") and isinstance(values[p.name], int):
+            sig[p.name] = p.annotation_type  # `n: tl.int64` and the like
+        else:
+            sig[p.name] = _arg_type(name, p.name, values[p.name])
+    return sig, consts, options
+
+
+def _arg_type(kernel: str, name: str, value: Any) -> str:
+    if hasattr(value, "dtype") and hasattr(value, "shape"):
+        dtype = str(value.dtype).rsplit(".", 1)[-1]
+        if dtype not in _DTYPES:
+            raise InputError(
+                f"{kernel}: argument {name} has dtype {dtype!r}, which has no Triton "
+                f"pointer type (known: {', '.join(sorted(_DTYPES))})"
+            )
+        return "*" + _DTYPES[dtype]
+    if isinstance(value, bool):
+        return "i1"
+    if isinstance(value, int):
+        return "i32" if -(2**31) <= value < 2**31 else "i64"
+    if isinstance(value, float):
+        return "fp32"
+    raise InputError(
+        f"{kernel}: argument {name} is a {type(value).__name__}; expected a tensor, "
+        "a numpy array, an int or a float (or pass --signature)"
+    )
+
+
+def _kernel_name(fn: Any) -> str:
+    return str(getattr(getattr(fn, "fn", fn), "__name__", "kernel"))
+
+
+@dataclass
+class Launch:
+    """One intercepted `kernel[grid](...)` call and what became of it."""
+
+    kernel: str
+    grid: tuple[int, ...]
+    signature: dict[str, str]
+    constexprs: dict[str, Any]
+    run: Run | None = None
+    error: BaseException | None = None
+    launched: bool = False  # ran on an NPU
+    interpreted: bool = False  # ran in Triton's CPU interpreter
+    interpret_error: BaseException | None = None
+    note: str = ""
+
+
+@dataclass
+class LaunchCapture:
+    """What `intercept_launches` saw: the launches in order and one Run per kernel compile."""
+
+    target: str = "Ascend910B3"
+    barrier_all: bool = False
+    bishengir_flags: Sequence[str] = ()
+    module_scope: bool = False
+    interpret: bool = False
+    name: str | None = None
+    kernels: Sequence[str] | None = None  # only these kernel names are compiled
+    runs_dir: str | os.PathLike[str] | None = None
+    progress: Progress | None = None
+    launches: list[Launch] = field(default_factory=list)
+    errors: list[BaseException] = field(default_factory=list)
+    _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
+
+    @property
+    def runs(self) -> list[Run]:
+        """The Runs compiled, one per distinct kernel/signature/constexprs, in order."""
+        return [r for r in self._compiled.values() if isinstance(r, Run)]
+
+    # -- the launch hook -------------------------------------------------------------------
+    def on_launch(
+        self, fn: Any, original: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`."""
+        grid = kwargs.pop("grid")
+        warmup = kwargs.pop("warmup", False)
+        name = _kernel_name(fn)
+        try:
+            sig, consts, options = signature_from_call(fn, args, kwargs)
+        except InputError as exc:
+            # reported, not raised: the cell goes on as with any launch taken over
+            self.errors.append(exc)
+            self._say("error", {"kernel": name, "error": exc})
+            return (
+                original(fn, *args, grid=grid, warmup=warmup, **kwargs) if npu_available() else None
+            )
+        launch = Launch(name, _grid(grid, fn, args, kwargs), sig, consts)
+        self.launches.append(launch)
+        if self.kernels is None or name in self.kernels:
+            launch.run = self._compile_once(fn, sig, consts, options, launch)
+        if warmup:
+            launch.note = "warmup: compiled, nothing launched"
+            return None
+        if npu_available():
+            launch.launched = True
+            launch.note = "launched on the NPU"
+            return original(fn, *args, grid=grid, warmup=False, **kwargs)
+        launch.note = f"no NPU: launch of {name}[{_grid_text(launch.grid)}] skipped"
+        if self.interpret:
+            self._interpret(fn, grid, args, kwargs, launch)
+        self._say("launch", {"launch": launch})
+        return None
+
+    def _compile_once(
+        self,
+        fn: Any,
+        sig: dict[str, str],
+        consts: dict[str, Any],
+        options: dict[str, Any],
+        launch: Launch,
+    ) -> Run | None:
+        key = (id(fn), tuple(sig.items()), _freeze(consts), _freeze(options))
+        if key not in self._compiled:
+            self._compiled[key] = self._compile(fn, sig, consts, options)
+        found = self._compiled[key]
+        if isinstance(found, BaseException):
+            launch.error = found
+            return None
+        return found
+
+    def _compile(
+        self, fn: Any, sig: dict[str, str], consts: dict[str, Any], options: dict[str, Any]
+    ) -> Run | BaseException:
+        name = self._run_name(_kernel_name(fn))
+        folder = fresh_folder(name, self.runs_dir)
+        kwargs = dict(
+            signature=sig,
+            constexprs=consts,
+            target=self.target,
+            barrier_all=self.barrier_all,
+            bishengir_flags=tuple(self.bishengir_flags),
+            module_scope=self.module_scope,
+            options=options or None,
+            name=name,
+            out=folder,
+        )
+        try:
+            run = compile_watched(fn, folder, kwargs, self._say)
+        except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
+            self.errors.append(exc)
+            return exc
+        return annotate_run(run, fn, {"interpret": self.interpret})
+
+    def _run_name(self, kernel: str) -> str:
+        suffix = "-barrier-all" if self.barrier_all else ""
+        if self.name is None:
+            return kernel + suffix
+        taken = {r.manifest.get("name") for r in self.runs}
+        return self.name if self.name not in taken else f"{self.name}-{kernel}"
+
+    def _interpret(
+        self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch
+    ) -> None:
+        try:
+            interpret_launch(fn, grid, args, kwargs)
+            launch.interpreted = True
+            launch.note += "; ran in Triton's CPU interpreter (TRITON_INTERPRET=1) instead"
+        except Exception as exc:  # noqa: BLE001 - reported beside the Run, the cell goes on
+            launch.interpret_error = exc
+            launch.note += f"; the CPU interpreter failed: {type(exc).__name__}: {exc}"
+
+    def _say(self, event: str, info: dict[str, Any]) -> None:
+        if self.progress is not None:
+            self.progress(event, info)
+
+
+def fresh_folder(name: str, root: str | os.PathLike[str] | None = None) -> Path:
+    """A new, empty Run folder `<root>/<name>[-N]` (root: the default runs dir); never an
+    existing Run, so Runs already open in a session stay as they are."""
+    if root is None:
+        return prepare_folder(name, None)
+    base, name = Path(root), safe_name(name)
+    base.mkdir(parents=True, exist_ok=True)
+    for n in range(1, 10_000):
+        path = base / (name if n == 1 else f"{name}-{n}")
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+    raise InputError(f"{base}: too many Runs called {name!r}")
+
+
+def compile_watched(fn: Any, folder: Path, kwargs: dict[str, Any], say: Progress) -> Run:
+    """`compile_kernel(fn, **kwargs)` with `say("stage", record)` as each stage is recorded.
+
+    The compile runs in a worker thread; this thread watches the Run's manifest (written
+    after every stage) and reports. Nothing is reported while the in-process ttir stage
+    holds fds 1/2, so progress never lands in the compile log.
+    """
+    from ascend_ir_lab.toolchains.ascend import compile_kernel
+
+    result: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            result["run"] = compile_kernel(fn, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
+            result["error"] = exc
+
+    say("start", {"kernel": _kernel_name(fn), "path": folder, "target": kwargs["target"]})
+    worker = threading.Thread(target=work, name="ascend-ir-lab-compile", daemon=True)
+    worker.start()
+    seen = 0
+    while worker.is_alive():
+        worker.join(0.1)
+        seen = _report_stages(folder, seen, say)
+    _report_stages(folder, seen, say)
+    if "error" in result:
+        say("failed", {"kernel": _kernel_name(fn), "error": result["error"]})
+        raise result["error"]
+    run: Run = result["run"]
+    say("done", {"run": run})
+    return run
+
+
+def annotate_run(run: Run, fn: Any, launch: Mapping[str, Any]) -> Run:
+    """Record how the Run came about (extra.launch) and, for a kernel defined in a notebook
+    cell, keep the whole cell as source.py so that IR locations (cell line numbers) match."""
+    manifest = dict(run.manifest)
+    manifest.setdefault("extra", {})["launch"] = {
+        "launched": False,
+        "reason": "no NPU" if not npu_available() else "compiled offline",
+        **launch,
+    }
+    cell = cell_source(fn)
+    source_file = manifest.get("extra", {}).get("source_file")
+    if cell is None and source_file and not (manifest.get("kernel") or {}).get("file"):
+        # IR locations name the kernel's file; "source.py" would match none of them
+        manifest["kernel"] = {**(manifest.get("kernel") or {}), "file": source_file}
+    if cell is not None:
+        text, filename, first_line = cell
+        (run.path / "source.py").write_text(text)
+        manifest["kernel"] = {
+            **(manifest.get("kernel") or {}),
+            "file": filename,
+            "first_line": first_line,
+        }
+    tmp = run.path / (MANIFEST + ".tmp")
+    tmp.write_text(json.dumps(manifest, indent=2, default=str) + "\n")
+    os.replace(tmp, run.path / MANIFEST)
+    return Run(run.path)
+
+
+def cell_source(fn: Any) -> tuple[str, str, int] | None:
+    """(whole cell text, cell file name, def line) when `fn` was defined in an IPython cell
+    (its code's file exists only in linecache), else None."""
+    code = getattr(getattr(fn, "fn", fn), "__code__", None)
+    if code is None or os.path.isfile(code.co_filename):
+        return None
+    lines = linecache.getlines(code.co_filename)
+    if not lines:
+        return None
+    first = code.co_firstlineno
+    while first <= len(lines) and not lines[first - 1].lstrip().startswith("def "):
+        first += 1  # skip decorators
+    return "".join(lines), code.co_filename, min(first, len(lines))
+
+
+def _report_stages(folder: Path, seen: int, say: Progress) -> int:
+    try:
+        stages = json.loads((folder / MANIFEST).read_text()).get("stages", [])
+    except (OSError, ValueError):
+        return seen
+    for record in stages[seen:]:
+        say("stage", {"record": record})
+    return max(seen, len(stages))
+
+
+def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
+    """Run `fn[grid](*args, **kwargs)` in Triton's interpreter on the CPU.
+
+    numpy arrays are passed as torch views of the same memory, so results land in them.
+    """
+    from triton.runtime.interpreter import InterpretedFunction
+
+    inner = getattr(fn, "fn", fn)
+    names = {p.name for p in getattr(fn, "params", [])}
+    call_args = [_as_tensor(a) for a in args]
+    # compile options (multibuffer=...) mean nothing to the interpreter
+    call_kwargs = {k: _as_tensor(v) for k, v in kwargs.items() if k in names}
+    with debug_switches(interpret=True), _language_restored():
+        InterpretedFunction(inner)[grid](*call_args, **call_kwargs)
+
+
+@contextlib.contextmanager
+def _language_restored() -> Iterator[None]:
+    """Undo the interpreter's patches of `triton.language` on exit.
+
+    Triton 3.2's interpreter rebinds tl's builtins, tensor methods and dtype.to_ir for the
+    whole process and never puts them back; every later real compile of a kernel then
+    fails ("'block_argument' object has no attribute 'dtype'").
+    """
+    import triton.language as tl
+
+    objects = {
+        id(o): o for o in (tl, tl.core, tl.math, tl.tensor, tl.dtype, tl.core.tensor, tl.core.dtype)
+    }.values()
+    saved = [(o, dict(vars(o))) for o in objects]
+    try:
+        yield
+    finally:
+        for obj, before in saved:
+            now = dict(vars(obj))
+            for name in now.keys() - before.keys():
+                delattr(obj, name)
+            for name, value in before.items():
+                if now.get(name, _MISSING) is not value:
+                    setattr(obj, name, value)
+
+
+_MISSING = object()
+
+
+def _as_tensor(value: Any) -> Any:
+    if type(value).__module__ == "numpy" and hasattr(value, "shape"):
+        import torch
+
+        return torch.from_numpy(value)
+    return value
+
+
+def _grid(grid: Any, fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[int, ...]:
+    if callable(grid):
+        names = [p.name for p in getattr(fn, "params", [])]
+        grid = grid({**dict(zip(names, args, strict=False)), **kwargs})
+    if isinstance(grid, int):
+        grid = (grid,)
+    return tuple(int(g) for g in grid)
+
+
+def _grid_text(grid: tuple[int, ...]) -> str:
+    return "(" + ", ".join(map(str, grid)) + ("," if len(grid) == 1 else "") + ")"
+
+
+def _freeze(mapping: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((k, repr(v)) for k, v in mapping.items()))
+
+
+@contextlib.contextmanager
+def intercept_launches(**settings: Any) -> Iterator[LaunchCapture]:
+    """Take over `kernel[grid](...)` launches for the block (see the module docstring).
+
+    Keywords are LaunchCapture's fields (target, barrier_all, bishengir_flags, module_scope,
+    interpret, name, kernels, runs_dir, progress). `JITFunction.run` is restored on exit.
+    """
+    from triton.runtime.jit import JITFunction
+
+    capture = LaunchCapture(**settings)
+    original = JITFunction.run
+
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return capture.on_launch(self, original, args, kwargs)
+
+    JITFunction.run = run  # type: ignore[method-assign]
+    try:
+        yield capture
+    finally:
+        JITFunction.run = original  # type: ignore[method-assign]
+
+
+def compile_defined(
+    fn: Any,
+    *,
+    signature: str | Mapping[str, str],
+    constexprs: Sequence[str] | Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
+    **settings: Any,
+) -> Run:
+    """Compile a kernel that was only defined (no launch), with a written signature."""
+    from ascend_ir_lab.toolchains.ttir_stage import parse_constexprs, parse_signature
+
+    capture = LaunchCapture(progress=progress, **settings)
+    sig, consts = parse_signature(signature), parse_constexprs(constexprs)
+    run = capture._compile(fn, sig, consts, {})
+    if isinstance(run, BaseException):
+        raise run
+    return run

@@ -1,0 +1,248 @@
+"""The magics driven through a real IPython InteractiveShell, with the real Ascend tools."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from nb_helpers import VADD_CELL, needs_ascend, run_cell, shown
+
+from ascend_ir_lab.notebook.explorer import RunView
+
+pytestmark = [pytest.mark.ascend, needs_ascend]
+
+
+def test_extension_registers_every_magic(shell: InteractiveShell) -> None:
+    magics = shell.magics_manager.magics
+    assert "triton_npu" in magics["cell"]
+    assert {"ir_diff", "ir_load", "ir_cache"} <= set(magics["line"])
+
+
+@pytest.mark.parametrize(
+    "magic", ["%%triton_npu --help\npass", "%ir_diff --help", "%ir_load -h", "%ir_cache --help"]
+)
+def test_help_prints_the_usage(shell: InteractiveShell, magic: str) -> None:
+    result, io = run_cell(shell, magic)
+    assert result.success
+    assert "usage" not in io.stderr.lower()
+    assert "options:" in io.stdout and "positional arguments" in io.stdout or "--" in io.stdout
+    assert magic.split()[0].lstrip("%") in io.stdout
+
+
+def test_launch_is_taken_over_compiled_and_interpreted(
+    shell: InteractiveShell, vadd: tuple[Any, Any]
+) -> None:
+    result, io = vadd
+    view = result.result
+    assert result.success and isinstance(view, RunView)
+    assert shell.user_ns["_"] is view  # `run = _` works
+    assert view.status == "ir-complete-no-binary"
+    assert [s["name"] for s in view.stages] == ["ttir", "adapter", "bishengir"]
+    assert len(view.timeline.dumps) > 250
+    assert view.manifest["kernel"]["signature"] == {
+        "x_ptr": "*fp32",
+        "y_ptr": "*fp32",
+        "out_ptr": "*fp32",
+        "n": "i32",
+    }
+    assert view.manifest["kernel"]["constexprs"] == {"BLOCK": 1024}
+    # the interpreter ran the launch on the CPU: the result is there to check
+    ns = shell.user_ns
+    assert (ns["out"] - (ns["x"] + ns["y"])).abs().max().item() == 0.0
+    text = shown(io)
+    assert "launch of add_kernel[(3,)] skipped" in text
+    assert "TRITON_INTERPRET=1" in text
+
+
+def test_progress_is_shown_stage_by_stage(vadd: tuple[Any, Any]) -> None:
+    _, io = vadd
+    lines = [
+        o.data["text/plain"] for o in io.outputs if "add_kernel →" in o.data.get("text/plain", "")
+    ]
+    assert lines[0].endswith("compiling: ttir …")
+    assert any(ln.endswith("adapter …") for ln in lines)
+    assert any(ln.endswith("bishengir …") for ln in lines)
+    assert "IR complete, no binary (hivmc ships with CANN)" in lines[-1]
+    assert all(
+        "<b>add_kernel → Ascend910B3</b>" in o.data["text/html"]
+        for o in io.outputs
+        if "add_kernel →" in o.data.get("text/plain", "")
+    )
+
+
+@pytest.mark.filterwarnings("ignore:.*ccec:UserWarning")  # triton-ascend's driver probe, no CANN
+def test_launch_patch_is_restored_even_after_an_error(
+    shell: InteractiveShell, runs_dir: Path, vadd: tuple[Any, Any]
+) -> None:
+    from triton.runtime.jit import JITFunction
+
+    original = JITFunction.run
+    result, io = run_cell(shell, f"%%triton_npu --runs-dir {runs_dir}\nraise ValueError('boom')")
+    assert isinstance(result.error_in_exec, ValueError) or "boom" in shown(io)
+    assert JITFunction.run is original
+    # outside the magic a launch is Triton's own again: no NPU here, so it fails
+    result, _ = run_cell(shell, "add_kernel[(1,)](x, y, out, 3000, BLOCK=1024)")
+    assert result.error_in_exec is not None
+
+
+def test_plain_text_frontends_get_a_summary(vadd: tuple[Any, Any]) -> None:
+    view = vadd[0].result
+    bundle = view._repr_mimebundle_()
+    assert set(bundle) == {"text/plain"}
+    summary = bundle["text/plain"]
+    assert summary.startswith("add_kernel (Ascend910B3): ")
+    assert "status: ir-complete-no-binary" in summary
+    assert "set_flag" in summary and len(summary.splitlines()) < 12
+
+
+def test_widget_payload_carries_the_cell_source(vadd: tuple[Any, Any]) -> None:
+    view = vadd[0].result
+    widget = view.widget()
+    payload = widget.payload
+    assert payload["title"] == "add_kernel (Ascend910B3)"
+    assert "def add_kernel(" in payload["source"]["text"]
+    source = payload["source"]
+    assert source["text"].strip() == VADD_CELL.strip()  # the whole cell
+    assert source["text"].splitlines()[source["first_line"] - 1].startswith("def add_kernel(")
+    # IR locations name the cell, so ttir lines map back to kernel lines
+    assert sum(len(m) for m in payload["srcmap"]) > 0
+    data, _ = widget._repr_mimebundle_()
+    assert "application/vnd.ascend-ir-lab.timeline+json" in data
+    assert view.widget() is widget  # notes stay with the view
+
+
+def test_view_helpers(vadd: tuple[Any, Any]) -> None:
+    view = vadd[0].result
+    assert view.show("last").startswith("#map") or "module" in view.show("last")
+    life = view.find("hivm.hir.set_flag")
+    assert [row[4].split()[0] for row in life] == ["hivm-graph-sync-solver"]
+    added = view.diff(life.rows[0][0])
+    assert sum(1 for ln in added.splitlines() if ln.startswith("+") and "set_flag" in ln) == 4
+    assert "hivm.hir.set_flag" in repr(view.ops())
+
+
+def test_numpy_launch_without_interpret_is_skipped(
+    shell: InteractiveShell, runs_dir: Path, vadd: tuple[Any, Any]
+) -> None:
+    cell = (
+        "import numpy as np\n"
+        "xs = np.ones(1000, np.float16); ys = np.ones(1000, np.float16)\n"
+        "zs = np.zeros(1000, np.float16)\n"
+        "add_kernel[(1,)](xs, ys, zs, 1000, BLOCK=1024)\n"
+    )
+    result, io = run_cell(shell, f"%%triton_npu --name np-vadd --runs-dir {runs_dir}\n{cell}")
+    view = result.result
+    assert view is not None, shown(io)
+    assert view.name == "np-vadd"
+    assert view.manifest["kernel"]["signature"]["x_ptr"] == "*fp16"
+    assert shell.user_ns["zs"].sum() == 0  # skipped, not interpreted
+    assert "skipped" in shown(io) and "TRITON_INTERPRET" not in shown(io)
+
+
+def test_defined_kernel_compiles_with_a_signature(shell: InteractiveShell, runs_dir: Path) -> None:
+    cell = (
+        "@triton.jit\ndef scale(x_ptr, n, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n"
+        "    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)\n"
+    )
+    line = f"%%triton_npu --signature x_ptr=*fp32,n=i32 --constexpr BLOCK=256 --runs-dir {runs_dir}"
+    result, io = run_cell(shell, f"{line}\n{cell}")
+    view = result.result
+    assert isinstance(view, RunView), shown(io)
+    assert view.manifest["kernel"]["name"] == "scale"
+    assert view.status == "ir-complete-no-binary"
+
+
+def test_compile_error_is_a_panel_not_a_traceback(
+    shell: InteractiveShell, runs_dir: Path, vadd: tuple[Any, Any]
+) -> None:
+    line = f"%%triton_npu --flag=--no-such-option=1 --name bad --runs-dir {runs_dir}"
+    result, io = run_cell(shell, f"{line}\nadd_kernel[(1,)](x, y, out, 3000, BLOCK=1024)")
+    assert result.success and result.result is None
+    text = shown(io)
+    assert "Traceback" not in text
+    panel = next(o for o in io.outputs if "✗" in o.data.get("text/plain", ""))
+    plain = panel.data["text/plain"]
+    assert "stage bishengir failed (exit code 1)" in plain
+    assert "command:" in plain and "bishengir-compile" in plain and "--no-such-option=1" in plain
+    assert "no-such-option" in plain.split("compiler output")[1]
+    assert "border" in panel.data["text/html"]
+
+
+def test_bad_argument_type_is_a_panel(
+    shell: InteractiveShell, runs_dir: Path, vadd: tuple[Any, Any]
+) -> None:
+    result, io = run_cell(
+        shell,
+        f"%%triton_npu --runs-dir {runs_dir}\nadd_kernel[(1,)]('x', y, out, 3000, BLOCK=1024)",
+    )
+    assert result.success and "Traceback" not in shown(io)
+    assert "argument x_ptr is a str" in shown(io)
+
+
+def test_fine_vs_barrier_all_comparison(shell: InteractiveShell, matmuls: tuple[Any, Any]) -> None:
+    fine, barrier = matmuls
+    assert fine.name == "fine" and barrier.name == "barrier"
+    result, io = run_cell(shell, "%ir_diff fine barrier")
+    cmp = result.result
+    assert set(cmp.substituted) == {("hivm-graph-sync-solver", "hivm-inject-sync")}
+    assert not cmp.only_a and not cmp.only_b
+    assert cmp.first_divergence is not None
+    assert "fine runs hivm-graph-sync-solver where barrier runs hivm-inject-sync x4" in shown(io)
+
+
+def test_ir_diff_pass_across_runs_uses_the_stand_in(
+    shell: InteractiveShell, matmuls: tuple[Any, Any]
+) -> None:
+    result, io = run_cell(shell, "%ir_diff fine:hivm-graph-sync-solver#4 barrier")
+    diff = result.result
+    assert diff.kind == "diff" and "barrier #384 bishengir:hivm-inject-sync" in diff.title
+    lines = diff.splitlines()
+    assert any(ln.startswith("-") and "hivm.hir.set_flag" in ln for ln in lines)
+    assert any(ln.startswith("+") and "hivm.hir.pipe_barrier[<PIPE_ALL>]" in ln for ln in lines)
+
+
+def test_ir_diff_forms(shell: InteractiveShell, matmuls: tuple[Any, Any]) -> None:
+    fine, _ = matmuls
+    first_set_flag = fine.find("hivm.hir.set_flag").rows[0][0]
+    result, _ = run_cell(shell, f"%ir_diff fine:{first_set_flag}")
+    assert result.result.startswith("---") and "set_flag" in result.result
+    result, _ = run_cell(shell, "%ir_diff 3 4")  # dump indices of the latest Run
+    assert result.result.kind == "diff"
+    result, io = run_cell(shell, "%ir_diff no_such_run")
+    assert result.result is None and "✗" in shown(io) and "Traceback" not in shown(io)
+
+
+def test_ir_load_opens_logs_and_runs(shell: InteractiveShell, matmuls: tuple[Any, Any]) -> None:
+    data = Path(__file__).resolve().parents[1] / "data" / "ascend"
+    result, _ = run_cell(shell, f"%ir_load {data / 'vadd.bishengir.tree'} --name tree")
+    view = result.result
+    assert isinstance(view, RunView) and view.status == "log" and len(view.timeline.dumps) > 50
+    result, _ = run_cell(shell, f"%ir_load {matmuls[0].path}")
+    assert result.result.run is not None and len(result.result.timeline.dumps) == len(
+        matmuls[0].timeline.dumps
+    )
+
+
+def test_ir_cache_lists_newest_first_and_opens(
+    shell: InteractiveShell, vadd: tuple[Any, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    run = vadd[0].result
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("TRITON_DUMP_DIR", str(tmp_path / "dump"))
+    for i, key in enumerate(("aaa111", "bbb222")):  # a cache as triton-ascend leaves it
+        entry = tmp_path / "cache" / key
+        entry.mkdir(parents=True)
+        for name in ("add_kernel.ttir", "add_kernel.ttadapter"):
+            (entry / name).write_bytes((run.path / "artifacts" / name).read_bytes())
+            os.utime(entry / name, (1_000_000 + i, 1_000_000 + i))
+    result, _ = run_cell(shell, "%ir_cache")
+    table = result.result
+    assert [row[0] for row in table] == ["bbb222", "aaa111"]
+    assert table.rows[0][2] == "add_kernel" and table.rows[0][3] == "ttir ttadapter"
+    result, _ = run_cell(shell, "%ir_cache aaa")
+    assert isinstance(result.result, RunView) and len(result.result.timeline.dumps) >= 2

@@ -48,7 +48,9 @@ def load_times(browser: Any, page_path: Path, loads: int) -> list[dict[str, floa
     out = []
     for _ in range(loads):
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort())
+        page.route(
+            "**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort()
+        )
         page.goto(page_path.as_uri())
         page.wait_for_selector(".air-passname")
         out.append(page.evaluate(PAINT_JS))
@@ -83,7 +85,9 @@ def main() -> None:
         browser.close()
     for key in ("parsed", "mounted", "fcp", "painted"):
         xs = sorted(t[key] for t in times)
-        print(f"{key:8s} median {statistics.median(xs):7.1f} ms   max {xs[-1]:7.1f} ms   (goal: painted < 1000 ms)")
+        print(
+            f"{key:8s} median {statistics.median(xs):7.1f} ms   max {xs[-1]:7.1f} ms   (goal: painted < 1000 ms)"
+        )
 
 
 if __name__ == "__main__":

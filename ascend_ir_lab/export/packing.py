@@ -61,7 +61,9 @@ def unpack_payload(obj: Mapping[str, Any]) -> dict[str, Any]:
         return dict(obj)
     data = obj.get("data")
     if not isinstance(data, str):
-        raise ValueError(f"packed payload: 'data' must be a base64 string, got {type(data).__name__}")
+        raise ValueError(
+            f"packed payload: 'data' must be a base64 string, got {type(data).__name__}"
+        )
     try:
         body = json.loads(gzip.decompress(base64.b64decode(data, validate=True)).decode("utf-8"))
     except (binascii.Error, OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as e:

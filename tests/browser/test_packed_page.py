@@ -12,7 +12,7 @@ from ascend_ir_lab.export.packing import pack_payload
 
 pytestmark = pytest.mark.browser
 
-EVIL = "<img src=x onerror=\"window.__pwned=1\"></script><script>window.__pwned=2</script> javascript:alert(1)"
+EVIL = '<img src=x onerror="window.__pwned=1"></script><script>window.__pwned=2</script> javascript:alert(1)'
 
 
 def open_offline(browser: Any, path: Path, selector: str) -> tuple[Any, list[str]]:

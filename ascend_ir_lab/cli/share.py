@@ -1,0 +1,66 @@
+"""`html` and `report`: share what was found, as one offline page or a bug-report zip."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+PATH_HELP = "a log (.log/.txt/.gz), a --mlir-print-ir-tree-dir folder, a Triton cache/dump folder or a Run folder"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the sharing subcommands."""
+    p = sub.add_parser(
+        "html", help="one self-contained offline page of every pass (opens from disk)"
+    )
+    p.add_argument("path", help=PATH_HELP)
+    p.add_argument("-o", "--out", required=True, metavar="FILE", help="the .html file to write")
+    p.add_argument("--title", help="page title (default: the Run's name and target)")
+    p.add_argument(
+        "--plain", action="store_true", help="embed the payload as plain JSON, not gzip+base64"
+    )
+    p.set_defaults(handler=cmd_html)
+
+    p = sub.add_parser(
+        "report",
+        help="bug-report zip + Markdown for the Triton-Ascend / AscendNPU-IR trackers",
+        description="Everything the debugging guide asks for in a bug report: reproducer, cached "
+        "IR, full logs, environment, barrier-all comparison, notes, offline HTML.",
+    )
+    p.add_argument("run", metavar="RUN", help="a Run folder (ascend-ir-lab compile ... -o RUN)")
+    p.add_argument("--pass", dest="which", metavar="WHICH",
+                   help="the suspect pass: a dump index, 'last' or a pass argument ('cse#3'); "
+                   "adds the pass-level bishengir-opt reproducer")  # fmt: skip
+    p.add_argument(
+        "--against", metavar="BARRIER_RUN", help="the barrier-all Run of the same kernel"
+    )
+    p.add_argument(
+        "-o",
+        "--out",
+        required=True,
+        metavar="OUT",
+        help="the zip to write (.zip added); OUT.md beside it",
+    )
+    p.set_defaults(handler=cmd_report)
+
+
+def cmd_html(args: Any) -> int:
+    from ascend_ir_lab.export.files import save_html
+
+    out = save_html(args.path, args.out, title=args.title, compress=False if args.plain else None)
+    print(f"{out} ({out.stat().st_size / 1e6:.2f} MB)")
+    return 0
+
+
+def cmd_report(args: Any) -> int:
+    from ascend_ir_lab.export.report import make_report
+
+    report = make_report(args.run, which=args.which, against=args.against, out=args.out)
+    print(f"{report.zip_path} ({report.zip_path.stat().st_size / 1e6:.2f} MB)")
+    print(f"{report.markdown_path} (paste into the issue)")
+    rep = report.facts.get("pass_reproducer")
+    if rep:
+        print(rep.get("summary") or f"pass reproducer not made: {rep.get('error')}")
+    if report.facts.get("barrier_all"):
+        print(report.facts["barrier_all"]["outcome"])
+    return 0

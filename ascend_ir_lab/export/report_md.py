@@ -1,0 +1,152 @@
+"""The texts of a bug report: the kernel reproducer and the Markdown summary for an issue."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = ["TRACKERS", "branch_style", "kernel_reproducer", "summary_markdown"]
+
+TRACKERS = {
+    "Triton-Ascend": "https://gitcode.com/Ascend/triton-ascend/issues",
+    "AscendNPU-IR": "https://gitcode.com/Ascend/AscendNPU-IR/issues",
+}
+_MAX_SOURCE_LINES = 120
+
+
+def branch_style(names: Iterable[str]) -> str:
+    """release/3.2.2 (kernel.ttadapter) or master (kernel.bcmlir), from artifact names."""
+    names = list(names)
+    if any(n.endswith(".bcmlir") for n in names):
+        return "master (.bcmlir)"
+    if any(n.endswith(".ttadapter") for n in names):
+        return "release/3.2.2 (.ttadapter)"
+    return "unknown (neither .ttadapter nor .bcmlir among the artifacts)"
+
+
+def kernel_reproducer(run: Any) -> str:
+    """The kernel's source with how it was compiled (signature, constexprs, launch) appended."""
+    manifest = run.manifest
+    kernel = manifest.get("kernel") or {}
+    source_rel = kernel.get("source")
+    source = ""
+    if source_rel and (run.path / source_rel).is_file():
+        source = (run.path / source_rel).read_text(encoding="utf-8", errors="replace")
+    name = kernel.get("name") or "kernel"
+    sig = kernel.get("signature") or {}
+    consts = kernel.get("constexprs") or {}
+    launch = (manifest.get("extra") or {}).get("launch")
+    sig_arg = ",".join(f"{k}={v}" for k, v in sig.items())
+    const_args = " ".join(f"--constexpr={k}={v}" for k, v in consts.items())
+    barrier = " --barrier-all" if (manifest.get("extra") or {}).get("barrier_all") else ""
+    tail = [
+        "",
+        "# ---- ascend-ir-lab: how this kernel was compiled (from run.json) ----",
+        f"# target: {manifest.get('target')}   status: {(manifest.get('status') or {}).get('code')}",
+        f"SIGNATURE = {json.dumps(sig)}",
+        f"CONSTEXPRS = {json.dumps(consts)}",
+    ]
+    if launch:
+        tail.append(f"LAUNCH = {json.dumps(launch, default=str)}")
+    tail += [
+        "# Recompile offline, every IR of every pass:",
+        f"#   ascend-ir-lab compile kernel.py::{name} --signature '{sig_arg}' {const_args}"
+        f" --target {manifest.get('target')} --module-scope{barrier}",
+        "",
+    ]
+    return (
+        source.rstrip("\n") + "\n" if source else f"# (the Run kept no source for {name})\n"
+    ) + "\n".join(tail)
+
+
+def _env_rows(env: dict[str, Any]) -> list[str]:
+    keys = ("target", "npu_model", "cann", "triton-ascend", "ascendnpu-ir", "bishengir-compile",
+            "torch", "torch-npu", "branch_style")  # fmt: skip
+    rows = ["| | |", "|---|---|"]
+    for k in keys:
+        value = env.get(k)
+        rows.append(f"| {k} | {'—' if value in (None, '') else _cell(str(value))} |")
+    if env.get("run_env"):
+        rows.append(f"| env | {_cell(' '.join(f'{k}={v}' for k, v in env['run_env'].items()))} |")
+    return rows
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _barrier_section(cmp: dict[str, Any] | None, verdict: dict[str, Any] | None) -> list[str]:
+    out = ["## Does barrier-all change the outcome?", ""]
+    if cmp is None:
+        out.append("No barrier-all Run was given (`--against`); compile one with "
+                   "`ascend-ir-lab compile ... --barrier-all` and report again.")  # fmt: skip
+        if verdict:
+            out.append(f"NPU check recorded: **{verdict.get('verdict')}**: {verdict.get('text')}")
+        return [*out, ""]
+    out += [f"**{cmp['outcome']}**", "", "| | fine-grained | barrier-all |", "|---|---|---|",
+            f"| status | {cmp['fine']['status']} | {cmp['barrier_all']['status']} |"]  # fmt: skip
+    ops = sorted(set(cmp["fine"]["sync_ops"]) | set(cmp["barrier_all"]["sync_ops"]))
+    for op in ops:
+        out.append(
+            f"| {op} | {cmp['fine']['sync_ops'].get(op, 0)} | {cmp['barrier_all']['sync_ops'].get(op, 0)} |"
+        )
+    out.append("")
+    first = cmp.get("first_divergence")
+    out.append(
+        f"{cmp['aligned_passes']} passes aligned, {cmp['differing_passes']} print different IR."
+    )
+    if first:
+        out.append(f"First divergence: `{first['pass']}` ({first['stage']}, fine dump "
+                   f"{first['fine_dump']}, barrier-all dump {first['barrier_all_dump']}).")  # fmt: skip
+    if cmp["substituted"]:
+        out.append("Substituted passes: " + ", ".join(f"`{s}`" for s in cmp["substituted"]) + ".")
+    return [*out, ""]
+
+
+def _repro_section(facts: dict[str, Any], kernel: str) -> list[str]:
+    lines = kernel.splitlines()
+    shown = "\n".join(lines[:_MAX_SOURCE_LINES])
+    more = (
+        f"\n# ... {len(lines) - _MAX_SOURCE_LINES} more lines in repro/kernel.py"
+        if len(lines) > _MAX_SOURCE_LINES
+        else ""
+    )
+    out = ["## Minimal reproducer", "", "<details><summary>kernel.py (source, signature, constexprs)</summary>",
+           "", "```python", shown + more, "```", "</details>", ""]  # fmt: skip
+    rep = facts.get("pass_reproducer")
+    if rep and "error" in rep:
+        out += [f"Pass-level reproducer: not made: {rep['error']}", ""]
+    elif rep:
+        out += [f"Pass-level reproducer for `{rep['pass']}` (dump {rep['dump']}, {rep['scope']}), "
+                f"files in `repro/pass/`:", "", "```sh", rep["command"], "```",
+                f"Re-run here: {rep['summary']}.", ""]  # fmt: skip
+    return out
+
+
+def summary_markdown(facts: dict[str, Any], kernel: str) -> str:
+    """The issue text: what failed, environment, reproducer, barrier-all, notes, attachments."""
+    run = facts["run"]
+    status = run.get("status") or {}
+    kname = (run.get("kernel") or {}).get("name") or run["name"]
+    out = [f"# {kname}: {status.get('text') or status.get('code')} ({run.get('target')})", "",
+           f"Run `{run['name']}`, status `{status.get('code')}`. Made with ascend-ir-lab; the "
+           "attached zip holds everything below. File at "
+           + " or ".join(f"[{k}]({v})" for k, v in TRACKERS.items()) + ".", "",
+           "## Environment", "", *_env_rows(facts["environment"]), ""]  # fmt: skip
+    out += _repro_section(facts, kernel)
+    out += _barrier_section(facts.get("barrier_all"), facts.get("npu_verdict"))
+    notes = facts.get("notes") or []
+    out += ["## Notes", ""]
+    out += [f"- pass #{n['dump']}" + ("" if n.get("line") is None else f", line {n['line'] + 1}")
+            + f": {n['text']}" for n in notes] or ["(none)"]  # fmt: skip
+    cache = facts.get("cache_folder")
+    out += ["", "## Attached", "",
+            "- `logs/`: the full compiler logs (every IR of every pass)",
+            "- `ir/`: the IR files the Run kept (ttir, ttadapter / bcmlir, bishengir input)",
+            f"- `cache/`: the kernel's Triton cache folder ({cache})" if cache else
+            "- no Triton cache folder was recorded by this Run; `ir/` holds its IR files",
+            "- `timeline.html`: every pass, offline, opens from disk",
+            "- `environment.json`, `run/run.json`, `notes.json`"
+            + (", `barrier-all/`" if facts.get("barrier_all") else ""), ""]  # fmt: skip
+    return "\n".join(out)

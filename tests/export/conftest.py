@@ -30,3 +30,7 @@ def matmul_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
     helpers = _toolchain_helpers()
     root = tmp_path_factory.mktemp("share-runs")
     return helpers._compile(root, "matmul"), helpers._compile(root, "matmul", barrier_all=True)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: takes a minute or more (wheel build and install)")

@@ -1,4 +1,4 @@
-"""Two Runs side by side, pass by pass: what `%ir_diff RUN_A RUN_B` shows.
+"""Two Timelines side by side, pass by pass: what `diff --against` and `%ir_diff A B` show.
 
 Pipeline differences come first: passes one side runs in place of another (for fine vs
 barrier-all, hivm-graph-sync-solver against hivm-inject-sync) and passes only one side runs;

@@ -8,7 +8,8 @@ import json
 import sys
 from typing import Any
 
-from ascend_ir_lab.analysis.align import align, counterpart
+from ascend_ir_lab.analysis.align import counterpart
+from ascend_ir_lab.analysis.compare import compare
 from ascend_ir_lab.analysis.diff import unified
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
 from ascend_ir_lab.analysis.ops import Census, known_ops, lifecycle
@@ -180,34 +181,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def _aligned_summary(a: Timeline, b: Timeline, norm: Normalization, exit_code: bool) -> int:
-    pairs = align(a, b, norm)
-    both = [p for p in pairs if p.a and p.b]
-    swapped = [p for p in both if p.substituted]
-    print(
-        f"{a.title} vs {b.title}: {len(pairs)} passes aligned ({len(both)} in both, "
-        f"{len(swapped)} substituted, {sum(1 for p in pairs if not p.b)} only in A, "
-        f"{sum(1 for p in pairs if not p.a)} only in B)"
-    )
-    for p in swapped:
-        assert p.a and p.b
-        print(f"  substituted: #{p.a.index} {p.a.label} -> #{p.b.index} {p.b.label}  ({p.a.scope})")
-    for side, only in (
-        ("A", [p.a for p in pairs if not p.b]),
-        ("B", [p.b for p in pairs if not p.a]),
-    ):
-        for d in only:
-            assert d is not None
-            print(f"  only in {side}: #{d.index} {d.label} ({d.scope})")
-    differing = [p for p in both if p.differs]
-    if differing:
-        first = differing[0]
-        assert first.a
-        print(f"  first output divergence: #{first.a.index} {first.label} ({first.a.scope})")
-    print(f"  {len(differing)} aligned passes print different IR; the first 20:")
-    for p in differing[:20]:
-        assert p.a and p.b
-        print(f"    #{p.a.index:<5} #{p.b.index:<5} {p.label}  ({p.a.scope})")
-    return 1 if (differing or len(both) < len(pairs)) and exit_code else 0
+    result = compare(a, b, a.title, b.title, norm)
+    print("\n".join(result.lines(limit=20)))
+    return 1 if not result.identical and exit_code else 0
 
 
 def cmd_find(args: argparse.Namespace) -> int:

@@ -16,7 +16,7 @@ from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
 from ascend_ir_lab.analysis.ops import Census, OpChange, lifecycle
 from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.notebook.compare import Comparison, compare, stand_in
+from ascend_ir_lab.analysis.compare import Comparison, compare, stand_in
 from ascend_ir_lab.notebook.text import IRText, Table
 
 __all__ = ["RunView"]

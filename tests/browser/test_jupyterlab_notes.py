@@ -1,0 +1,105 @@
+"""Notes made in the mimerenderer of a saved notebook, with no kernel, are saved into the .ipynb."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ascend_ir_lab.export.html import static_html
+from ascend_ir_lab.export.packing import is_packed, pack_payload, unpack_payload
+from ascend_ir_lab.export.payload import MIME_TYPE
+
+pytestmark = pytest.mark.browser
+
+LABEXT = Path(__file__).resolve().parents[2] / "ascend_ir_lab" / "labextension"
+
+
+@pytest.fixture(scope="module")
+def lab(
+    tmp_path_factory: pytest.TempPathFactory, real_payload: Any
+) -> Iterator[tuple[str, str, Path]]:
+    if not (LABEXT / "package.json").exists():
+        pytest.skip("labextension not built: run scripts/build_frontend.sh")
+    import socket
+
+    root = tmp_path_factory.mktemp("labnotes")
+    (root / "work").mkdir()
+    payload = real_payload("vadd.adapter.log", "vadd adapter")
+    output = {"output_type": "display_data", "metadata": {},
+              "data": {MIME_TYPE: pack_payload(payload), "text/html": static_html(payload), "text/plain": "<IR timeline>"}}  # fmt: skip
+    cell = {"cell_type": "code", "execution_count": 1, "id": "c1", "metadata": {}, "source": "%ir_load vadd", "outputs": [output]}  # fmt: skip
+    nb_path = root / "work" / "notes.ipynb"
+    nb_path.write_text(
+        json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    )
+    (root / "share" / "labextensions").mkdir(parents=True)
+    (root / "share" / "labextensions" / "ascend-ir-lab").symlink_to(LABEXT)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    token = secrets.token_hex(16)
+    env = {**os.environ, "JUPYTER_PATH": str(root / "share"), "JUPYTER_CONFIG_DIR": str(root / "config"),
+           "JUPYTER_RUNTIME_DIR": str(root / "runtime"), "JUPYTERLAB_SETTINGS_DIR": str(root / "settings"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(root / "workspaces")}  # fmt: skip
+    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+           f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root / 'work'}",
+           "--KernelSpecManager.allowed_kernelspecs=['no-kernel-here']"]  # fmt: skip
+    log = open(root / "lab.log", "wb")
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("JupyterLab did not start: " + (root / "lab.log").read_text()[-2000:])
+        yield base, token, nb_path
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        log.close()
+
+
+def test_note_made_without_a_kernel_is_saved_in_the_notebook(
+    browser: Any, lab: tuple[str, str, Path]
+) -> None:
+    base, token, nb_path = lab
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{base}/lab/tree/{nb_path.name}?token={token}")
+    page.wait_for_selector(".jp-Dialog", timeout=60_000)
+    page.click(".jp-Dialog-footer button:has-text('No Kernel')")
+    page.wait_for_selector(".jp-Dialog", state="detached")
+    out = page.locator(".jp-OutputArea-output .air-root")
+    out.locator(".air-passname").wait_for(timeout=60_000)
+    out.locator(".air-passinfo").click()
+    page.keyboard.press("j")
+    assert out.locator(".air-pos").inner_text() == "#1 (2/14)"
+    out.locator(".air-ir .air-row .air-gut").nth(2).click()
+    page.fill(".air-note-input", "kept <b>after save</b>")
+    page.click("text=Save note")
+    assert out.locator(".air-note-text").inner_text() == "kept <b>after save</b>"
+    assert out.locator(".air-pos").inner_text() == "#1 (2/14)"  # the place is kept
+    page.click(".jp-Notebook .jp-Cell .jp-InputArea-prompt")  # focus the notebook, not the viewer
+    page.keyboard.press("Control+s")
+    for _ in range(60):
+        data = json.loads(nb_path.read_text())["cells"][0]["outputs"][0]["data"][MIME_TYPE]
+        if data.get("notes"):
+            break
+        time.sleep(0.25)
+    assert is_packed(data)
+    note = unpack_payload(data)["notes"][0]
+    assert (note["dump"], note["line"], note["text"]) == (1, 2, "kept <b>after save</b>")
+    page.close()

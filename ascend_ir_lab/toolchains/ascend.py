@@ -105,13 +105,14 @@ def _manifest_head(
 ) -> dict[str, Any]:
     from ascend_ir_lab.toolchains.ttir_stage import kernel_source
 
-    _, first_line, _ = kernel_source(fn)
+    _, first_line, filename = kernel_source(fn)
     return {
         "toolchain": "ascend",
         "target": target,
         "kernel": {
             "name": kernel_name,
             "source": "source.py",
+            "file": filename,  # the name the IR's locations carry
             "first_line": first_line,
             "signature": sig,
             "constexprs": consts,

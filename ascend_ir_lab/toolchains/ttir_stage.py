@@ -191,7 +191,8 @@ def kernel_source(kernel: Any) -> tuple[str, int, str]:
         filename = inspect.getsourcefile(fn)
         if filename and Path(filename).is_file():
             return Path(filename).read_text(), _def_line(lines, first), Path(filename).name
-        return "".join(lines), _def_line(lines, 1), "source.py"
+        # a notebook cell: keep the name its locations carry (ipykernel's cell file)
+        return "".join(lines), _def_line(lines, 1), Path(filename).name if filename else "source.py"
     except (OSError, TypeError):
         return str(getattr(kernel, "src", "")), 1, "source.py"
 

@@ -84,7 +84,7 @@ def dump_record(tl: Timeline, d: Dump, changed: bool) -> dict[str, Any]:
         "index": d.index, "stage": d.stage, "pass": d.pass_name, "arg": d.arg,
         "phase": d.phase, "scope": d.scope, "changed": changed,
         "lines": tl.line_count(d), "truncated": d.truncated, "options": d.options,
-        "span": [d.start, d.end],
+        "span": [d.start, d.end], "seconds": tl.seconds(d),
     }  # fmt: skip
 
 
@@ -108,17 +108,28 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     _warn(tl)
     print(_summary(tl, flags))
     width = max((len(d.label) for d in dumps), default=4)
-    print(f"{'#':>5}  {'stage':<9} {'pass':<{width}}  {'phase':<7} {'lines':>6}  {'':2} scope")
+    timed = [s for s in (tl.seconds(d) for d in dumps) if s is not None]
+    slowest = max(timed, default=0.0)
+    head = f"{'#':>5}  {'stage':<9} {'pass':<{width}}  {'phase':<7} {'lines':>6}  {'':2} "
+    print(head + (f"{'ms':>8} {'':10} " if timed else "") + "scope")
     for d in dumps:
         mark = "*" if flags[d.index] else " "
         mark += "!" if d.truncated or d.phase == "failed" else " "
-        print(
-            f"{d.index:>5}  {d.stage:<9} {d.label:<{width}}  {d.phase:<7} "
-            f"{tl.line_count(d):>6}  {mark} {d.scope}"
-        )
+        row = f"{d.index:>5}  {d.stage:<9} {d.label:<{width}}  {d.phase:<7} {tl.line_count(d):>6}  {mark} "
+        if timed:
+            row += _timing_cell(tl.seconds(d), slowest)
+        print(row + d.scope)
     for m in tl.messages:
         print(f"[{m.stage} after #{m.after}] {m.level}: {m.text}")
     return 0
+
+
+def _timing_cell(seconds: float | None, slowest: float) -> str:
+    """Milliseconds and a bar scaled to the slowest pass (blank where no time was reported)."""
+    if seconds is None:
+        return " " * 20
+    bar = "#" * round(10 * seconds / slowest) if slowest else ""
+    return f"{seconds * 1000:8.2f} {bar:<10} "
 
 
 def _summary(tl: Timeline, flags: list[bool]) -> str:

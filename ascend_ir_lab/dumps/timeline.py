@@ -40,6 +40,7 @@ class Timeline:
         self.run = run
         self.path = path
         self._snap: list[int] | None = None
+        self._timings: dict[int, float] | None = None
         self._prev: list[int] | None = None
         self._next: list[int] | None = None
         self._line_counts: dict[int, int] = {}
@@ -186,6 +187,35 @@ class Timeline:
                 p = prev[d.index]
                 flags.append(p < 0 or snap[p] != snap[d.index])
         return flags
+
+    # -- timings ---------------------------------------------------------------------------
+    def seconds(self, dump: Dump | int) -> float | None:
+        """The pass's time where the tool reported one (a Run stage's `timings`), else None.
+
+        Timings are keyed by pass argument, `arg#k` for its k-th run in the stage.
+        """
+        if self._timings is None:
+            self._timings = self._match_timings()
+        return self._timings.get(self._dump(dump).index)
+
+    def _match_timings(self) -> dict[int, float]:
+        # A report counts a pass nested under a function pipeline once, however many
+        # functions it ran on: consecutive Dumps of one pass on other scopes are that one run.
+        stages = {s.get("name"): s.get("timings") or {} for s in (self.run or {}).get("stages", [])}
+        seen: dict[tuple[str, str], int] = {}
+        out: dict[int, float] = {}
+        last: Dump | None = None
+        for d in self.dumps:
+            table = stages.get(d.stage)
+            same_run = last is not None and (last.stage, last.label) == (d.stage, d.label)
+            last = d
+            if not table or d.phase == "artifact" or same_run:
+                continue
+            k = seen[(d.stage, d.label)] = seen.get((d.stage, d.label), 0) + 1
+            value = table.get(d.label if k == 1 else f"{d.label}#{k}")
+            if isinstance(value, int | float):
+                out[d.index] = float(value)
+        return out
 
     # -- selection -------------------------------------------------------------------------
     def select(self, which: str | int) -> Dump:

@@ -63,7 +63,7 @@ def build_payload(
             "phase": d.phase, "scope": d.scope, "snap": snap_of[sid],
             "prev": prev.index if prev is not None else -1, "changed": flags[d.index],
             "lines": len(snapshots[snap_of[sid]]), "truncated": d.truncated,
-            "ms": _timing(stage_meta.get(d.stage), d.arg),
+            "ms": _ms(tl.seconds(d)),
         })  # fmt: skip
     return {
         "format": FORMAT,
@@ -91,10 +91,8 @@ def _stage(name: str, meta: Mapping[str, Any] | None) -> dict[str, Any]:
     return {"name": name, "command": meta.get("command"), "returncode": meta.get("returncode")}
 
 
-def _timing(meta: Mapping[str, Any] | None, arg: str) -> float | None:
-    timings = (meta or {}).get("timings") or {}
-    value = timings.get(arg)
-    return round(float(value) * 1000, 3) if isinstance(value, int | float) else None
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 3)
 
 
 def _run_source(tl: Timeline) -> dict[str, Any]:

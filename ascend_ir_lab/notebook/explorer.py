@@ -127,6 +127,33 @@ class RunView:
             [[n, op] for op, n in counts.most_common()],
         )
 
+    # -- sharing ---------------------------------------------------------------------------
+    def notes(self) -> list[dict[str, Any]]:
+        """Notes made in the explorer (live widget) or saved with the Run."""
+        if self._widget is not None and self._widget.notes:
+            return list(self._widget.notes)
+        from ascend_ir_lab.export.files import read_notes
+
+        return read_notes(self.run.path) if self.run is not None else []
+
+    def save_html(self, path: str | Path, *, title: str | None = None) -> Path:
+        """One self-contained offline page of this Run, notes included; returns its path."""
+        from ascend_ir_lab.export.files import save_html
+
+        source = self.run if self.run is not None else self.timeline
+        return save_html(source, path, title=title or self.title(), notes=self.notes())
+
+    def report(
+        self, out: str | Path, *, which: str | int | None = None, against: RunView | None = None
+    ) -> Any:
+        """The bug-report bundle (zip + Markdown); `against` a barrier-all Run to compare with."""
+        from ascend_ir_lab.export.report import make_report
+
+        if self.run is None:
+            raise InputError(f"{self.name} is not a Run folder: compile it to make a report")
+        other = against.run if against is not None else None
+        return make_report(self.run, which=which, against=other, out=out, notes=self.notes())
+
     def compare(self, other: RunView, *, normalize: str | None = None) -> Comparison:
         """Pass-aligned comparison with another Run (e.g. fine vs barrier-all)."""
         return compare(

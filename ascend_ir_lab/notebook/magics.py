@@ -1,4 +1,5 @@
-"""IPython magics: `%%triton_npu`, `%ir_diff`, `%ir_load`, `%ir_cache` (`%load_ext ascend_ir_lab`).
+"""IPython magics (`%load_ext ascend_ir_lab`): `%%triton_npu`, `%ir_diff`, `%ir_load`,
+`%ir_cache`, `%ir_report`.
 
 Glue only: arguments are parsed here and handed to toolchains.launch, the engine and
 notebook.explorer; what comes back is displayed.
@@ -9,11 +10,13 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
-from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
-from IPython.display import display
+from IPython.core.magic_arguments import argument, magic_arguments
+from IPython.utils.process import arg_split
+from IPython.display import Markdown, display
 
 from ascend_ir_lab.errors import InputError, IRLabError
 from ascend_ir_lab.notebook.explorer import RunView
@@ -145,7 +148,9 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         if {"-h", "--help"} & set(line.split()):
             print(magic.__doc__)
             return None
-        return parse_argstring(magic, line)
+        # shell quoting as users type it: --signature 'x_ptr=*fp32,n=i32' (IPython's own
+        # splitting keeps the quotes)
+        return magic.parser.parse_args(arg_split(line, posix=True))
 
     def _run_nested(self, cell: str) -> None:
         """Run `cell` as a normal cell would (transforms, tracebacks, display of values)."""
@@ -230,6 +235,28 @@ class IRLabMagics(Magics):  # type: ignore[misc]
             entry = cache.find_entry(args.key, entries)
             return self.session.add(RunView.load(entry.path, name=entry.name))
         return cache_table(entries, args.limit)
+
+    @magic_arguments()
+    @argument("run", nargs="?", help="the Run to report (variable or name; default: the latest)")
+    @argument("--pass", dest="which", help="add the bishengir-opt reproducer of this pass")
+    @argument("--against", help="a barrier-all Run to compare with")
+    @argument("-o", "--out", help="zip to write (default: <run>-report.zip beside the Runs)")
+    @line_magic
+    @_friendly
+    def ir_report(self, line: str) -> Any:
+        """Bug-report bundle: reproducer, logs, environment, barrier-all verdict, notes, HTML."""
+        args = self._args(self.ir_report, line)
+        if args is None:
+            return None
+        view = self.session.run(args.run) if args.run else self.session.latest()
+        if view is None:
+            raise InputError(f"no Run named {args.run!r}; known: {', '.join(self.session.names())}")
+        against = self.session.run(args.against) if args.against else None
+        if args.against and against is None:
+            raise InputError(f"no Run named {args.against!r}")
+        out = args.out or str(Path(view.run.path).parent / f"{view.name}-report.zip")
+        report = view.report(out, which=args.which, against=against)
+        return Markdown(report.markdown + f"\n\n*Bundle: `{report.zip_path}`*")
 
 
 def cache_table(entries: list[Any], limit: int) -> Table:

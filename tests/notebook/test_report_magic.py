@@ -9,17 +9,8 @@ import pytest
 
 pytest.importorskip("IPython")
 
-from IPython.testing.globalipapp import get_ipython  # noqa: E402
-
 from ascend_ir_lab.dumps import open_timeline  # noqa: E402
 from tests.conftest import ASCEND  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def shell():  # type: ignore[no-untyped-def]
-    ip = get_ipython()
-    ip.run_line_magic("load_ext", "ascend_ir_lab")
-    return ip
 
 
 @pytest.mark.ascend

@@ -1,0 +1,50 @@
+"""The house rules of ARCHITECTURE.md, checked on the source: core rooms stay pure."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "ascend_ir_lab"
+CORE = ("dumps", "analysis", "export")
+FRONTENDS = ("IPython", "ipywidgets", "anywidget", "traitlets")
+PROCESSES = ("subprocess", "multiprocessing", "pty")
+
+
+def _modules(room: str) -> list[Path]:
+    return sorted((PACKAGE / room).rglob("*.py"))
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("path", [p for room in CORE for p in _modules(room)], ids=str)
+def test_core_imports_no_frontend_and_starts_no_process(path: Path) -> None:
+    bad = _imports(path) & set(FRONTENDS + PROCESSES)
+    assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
+
+
+@pytest.mark.parametrize("path", [p for room in CORE for p in _modules(room)], ids=str)
+def test_core_leaves_the_environment_alone(path: Path) -> None:
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ("environ", "putenv", "unsetenv"):
+            pytest.fail(f"{path.relative_to(PACKAGE)}:{node.lineno} touches os.{node.attr}")
+
+
+def test_modules_stay_small() -> None:
+    big = {
+        str(p.relative_to(PACKAGE)): n
+        for p in PACKAGE.rglob("*.py")
+        if (n := len(p.read_text().splitlines())) > 700
+    }
+    assert not big, f"split these modules (over 700 lines): {big}"

@@ -64,10 +64,12 @@ class Comparison:
             f"{len(self.common)} on both sides, {len(self.differing)} of them differ"
         ]
         for (la, lb), subs in self.substituted.items():
+            first_a = subs[0].a
+            assert first_a is not None
             out.append(
                 f"  {self.a_name} runs {la} where {self.b_name} runs {lb} x{len(subs)} "
-                f"(first #{subs[0].a.index}, {subs[0].a.scope})"
-            )  # type: ignore[union-attr]
+                f"(first #{first_a.index}, {first_a.scope})"
+            )
         for side, only in ((self.a_name, self.only_a), (self.b_name, self.only_b)):
             for label, dumps in only.items():
                 out.append(

@@ -39,7 +39,9 @@ def opcodes_ids(a: Sequence[int], b: Sequence[int]) -> list[Opcode]:
     raw: list[Opcode] = [("equal", 0, lo, 0, lo)] if lo else []
     if lo < n - hi or lo < m - hi:
         for op in Indel.opcodes(a[lo : n - hi], b[lo : m - hi]):
-            raw.append((op.tag, op.src_start + lo, op.src_end + lo, op.dest_start + lo, op.dest_end + lo))
+            raw.append(
+                (op.tag, op.src_start + lo, op.src_end + lo, op.dest_start + lo, op.dest_end + lo)
+            )
     if hi:
         raw.append(("equal", n - hi, n, m - hi, m))
     return _merge(raw)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Protocol
 
 from ascend_ir_lab.dumps import Dump, Timeline
 
@@ -84,7 +85,15 @@ class OpChange:
         }  # fmt: skip
 
 
-def lifecycle(timeline: Timeline, op: str, census: Census | None = None) -> list[OpChange]:
+class Counts(Protocol):
+    """What lifecycle needs: a count per Dump, and within one function of a module Dump."""
+
+    def count(self, dump: Dump, op: str) -> int: ...  # noqa: D102
+
+    def count_in(self, dump: Dump, op: str, scope: str) -> int: ...  # noqa: D102
+
+
+def lifecycle(timeline: Timeline, op: str, census: Counts | None = None) -> list[OpChange]:
     """Every Dump whose pass changed how many `op` its scope holds (first Dumps included).
 
     The change of a pass is measured as `Timeline.change` defines it, so before-only logs
@@ -108,7 +117,7 @@ def lifecycle(timeline: Timeline, op: str, census: Census | None = None) -> list
 
 
 def _delta(
-    c: Census, op: str, old: Dump | None, new: Dump, module: Dump | None,
+    c: Counts, op: str, old: Dump | None, new: Dump, module: Dump | None,
     nested_since: dict[str, int], stage: str,
 ) -> tuple[int, int]:  # fmt: skip
     scope = new.holds

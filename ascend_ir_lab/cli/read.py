@@ -1,4 +1,4 @@
-"""`inspect`, `show`, `diff`, `find`, `ops`: read a Timeline from the shell."""
+"""`inspect`, `show`, `diff`, `find`, `search`, `sync`, `ops`: read a Timeline from the shell."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from ascend_ir_lab.analysis.compare import compare
 from ascend_ir_lab.analysis.diff import unified
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
 from ascend_ir_lab.analysis.ops import Census, known_ops, lifecycle
+from ascend_ir_lab.analysis.search import search
+from ascend_ir_lab.analysis.sync import SyncOp, sync_lens
 from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
 
@@ -51,6 +53,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("op", help="an op name such as hivm.hir.set_flag")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_find)
+
+    p = sub.add_parser(
+        "search", help="a text or regex in every pass: where it appears and disappears"
+    )
+    p.add_argument("path", help=PATH_HELP)
+    p.add_argument("pattern", help="text to find (a regular expression with --regex)")
+    p.add_argument(
+        "-E", "--regex", action="store_true", help="PATTERN is a Python regular expression"
+    )
+    p.add_argument("-i", "--ignore-case", action="store_true")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_search)
+
+    p = sub.add_parser("sync", help="sync lens: set_flag/wait_flag pairs, barriers, unpaired flags")
+    p.add_argument("path", help=PATH_HELP)
+    p.add_argument("which", nargs="?", default="last", help=WHICH_HELP + " (default: last)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_sync)
 
     p = sub.add_parser("ops", help="op census of one dump")
     p.add_argument("path", help=PATH_HELP)
@@ -215,6 +235,63 @@ def cmd_find(args: argparse.Namespace) -> int:
         close = difflib.get_close_matches(args.op, list(known_ops(tl, census)), n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         print(f"{args.op} never appears in {tl.title}{hint}", file=sys.stderr)
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    tl = open_timeline(args.path)
+    hits = search(tl, args.pattern, regex=args.regex, ignore_case=args.ignore_case)
+    if args.json:
+        out = {"counts": hits.counts, "first": hits.first, "last": hits.last,
+               "changes": [c.as_json() for c in hits.changes]}  # fmt: skip
+        json.dump(out, sys.stdout, indent=1)
+        print()
+        return 0
+    _warn(tl)
+    if hits.first is None:
+        print(f"{args.pattern!r} appears in no pass of {tl.title}")
+        return 0
+    found = sum(1 for n in hits.counts if n)
+    first, last = tl.dumps[hits.first], tl.dumps[hits.last]  # type: ignore[index]
+    print(f"{args.pattern!r}: in {found} of {len(tl.dumps)} dumps, first #{first.index} "
+          f"{first.stage}:{first.label}, last #{last.index} {last.stage}:{last.label}")  # fmt: skip
+    print(f"{'#':>5}  {'stage':<9} {'count':>5} {'delta':>6}  pass (scope)")
+    for c in hits.changes:
+        print(
+            f"{c.index:>5}  {c.stage:<9} {c.count:>5} {c.delta:>+6}  {c.arg or c.pass_name} ({c.scope})"
+        )
+    return 0
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    tl = open_timeline(args.path)
+    d = tl.select(args.which)
+    lines = tl.lines(d)
+    lens = sync_lens(lines)
+    if args.json:
+
+        def op(o: SyncOp) -> dict[str, Any]:
+            return {"line": o.line + 1, "kind": o.kind, "args": list(o.args)}
+
+        out = {"dump": d.index, "counts": dict(lens.counts()),
+               "pairs": [[op(a), op(b)] for a, b in lens.pairs],
+               "unpaired": [op(o) for o in lens.unpaired]}  # fmt: skip
+        json.dump(out, sys.stdout, indent=1)
+        print()
+        return 0
+    print(f"#{d.index} {d.stage}:{d.label} ({d.scope}): {len(lens.ops)} sync ops")
+    for kind, n in sorted(lens.counts().items()):
+        print(f"{n:>7}  {kind}")
+    print(f"set_flag/wait_flag pairs: {len(lens.pairs)}; unpaired: {len(lens.unpaired)}")
+    if lens.unpaired:
+        print(
+            "  (paired in text order by pipes and event; loop-carried flags and runtime event ids"
+        )
+        print("   may pair across iterations: read these as places to look, not as bugs)")
+    for o in lens.unpaired:
+        print(
+            f"  line {o.line + 1:>5}: unpaired {o.kind}[{', '.join(o.args)}]  {lines[o.line].strip()[:100]}"
+        )
     return 0
 
 

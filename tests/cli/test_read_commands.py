@@ -154,3 +154,16 @@ def test_truncated_log_opens_with_a_warning(tmp_path: Path) -> None:
     out = json.loads(r.stdout)
     assert out["dumps"][-1]["truncated"] is True
     assert any("truncated" in w for w in out["warnings"])
+
+
+def test_search_and_sync_commands() -> None:
+    r = cli("search", FINE, "PIPE_ALL", "--json")
+    out = json.loads(r.stdout)
+    assert (
+        out["first"] == 348
+        and [c["pass"] for c in out["changes"]] == ["hivm-graph-sync-solver"] * 2
+    )
+    s = json.loads(cli("sync", BARRIER, "--json").stdout)
+    assert s["counts"]["pipe_barrier PIPE_ALL"] == 77 and s["pairs"] == []
+    bad = cli("search", FINE, "a[", "--regex")
+    assert bad.returncode == 2 and "bad regular expression" in bad.stderr

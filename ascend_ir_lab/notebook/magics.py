@@ -1,5 +1,5 @@
 """IPython magics (`%load_ext ascend_ir_lab`): `%%triton_npu`, `%ir_diff`, `%ir_load`,
-`%ir_cache`, `%ir_report`.
+`%ir_cache`, `%ir_report`, `%%mlir_opt`; `%%triton_ir` is `%%triton_npu` by another name.
 
 Glue only: arguments are parsed here and handed to toolchains.launch, the engine and
 notebook.explorer; what comes back is displayed.
@@ -54,7 +54,12 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         self.session = Session(shell)
 
     @magic_arguments()
-    @argument("--target", default="Ascend910B3", help="Ascend target (default Ascend910B3)")
+    @argument(
+        "--target",
+        help="Ascend910B3 (the default where triton is triton-ascend), or cuda:90, cuda:80, "
+        "hip:gfx942 for upstream Triton (in its venv, .venv-gpu; the default there: this "
+        "host's GPU, else cuda:90)",
+    )
     @argument(
         "--barrier-all",
         action="store_true",
@@ -103,15 +108,28 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         argument types of the call and the launch is skipped (with --interpret it runs in
         Triton's CPU interpreter instead). Returns the Run's view (`run = _`), displayed as
         the explorer.
+
+        With --target cuda:90, cuda:80 or hip:gfx942 (in a kernel of .venv-gpu, where
+        upstream Triton lives) the cell runs under upstream Triton: a launch with tensors on
+        this host's GPU runs for real and is recorded (grid, shapes, dtypes); numpy arrays or
+        CPU tensors are cross-compiled for the target and the launch is skipped.
         """
         from ascend_ir_lab.toolchains.launch import compile_defined, intercept_launches
+        from ascend_ir_lab.toolchains.launch_upstream import (
+            is_upstream_target,
+            upstream_triton_here,
+        )
 
         args = self._args(self.triton_npu, line)
         if args is None:
             return None
+        if is_upstream_target(args.target) or (args.target is None and upstream_triton_here()):
+            from ascend_ir_lab.notebook.upstream import run_upstream_cell
+
+            return run_upstream_cell(self, args, cell)
         progress = CompileProgress()
         settings = dict(
-            target=args.target,
+            target=args.target or "Ascend910B3",
             barrier_all=args.barrier_all,
             bishengir_flags=[_flag(f) for f in args.flag],
             module_scope=args.module_scope,
@@ -129,9 +147,13 @@ class IRLabMagics(Magics):  # type: ignore[misc]
                     fn, signature=args.signature, constexprs=args.constexpr, **settings
                 )
                 runs.append((run, []))
+        return self._show(runs, cap.errors)
+
+    def _show(self, runs: list[tuple[Any, list[Any]]], errors: list[BaseException]) -> Any:
+        """Add the Runs to the session; display all but the last, which is returned."""
         views = [self.session.add(RunView.of(run, launches)) for run, launches in runs]
         if not views:
-            if not cap.errors:
+            if not errors:
                 print(
                     "no Triton launch in this cell: launch a kernel (kernel[grid](...)), or "
                     "compile one that is only defined with --signature ... [--kernel NAME]",
@@ -286,5 +308,10 @@ def cache_table(entries: list[Any], limit: int) -> Table:
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """Register the magics."""
-    ipython.register_magics(IRLabMagics)
+    """Register the magics; `%%triton_ir` is `%%triton_npu` under a target-neutral name."""
+    from ascend_ir_lab.notebook.opt_magic import OptMagics
+
+    magics = IRLabMagics(ipython)
+    ipython.register_magics(magics)
+    ipython.register_magics(OptMagics(ipython, magics.session))
+    ipython.magics_manager.register_alias("triton_ir", "triton_npu", "cell")

@@ -272,20 +272,28 @@ def fresh_folder(name: str, root: str | os.PathLike[str] | None = None) -> Path:
     raise InputError(f"{base}: too many Runs called {name!r}")
 
 
-def compile_watched(fn: Any, folder: Path, kwargs: dict[str, Any], say: Progress) -> Run:
+def compile_watched(
+    fn: Any,
+    folder: Path,
+    kwargs: dict[str, Any],
+    say: Progress,
+    compile_fn: Callable[..., Run] | None = None,
+) -> Run:
     """`compile_kernel(fn, **kwargs)` with `say("stage", record)` as each stage is recorded.
 
     The compile runs in a worker thread; this thread watches the Run's manifest (written
     after every stage) and reports. Nothing is reported while the in-process ttir stage
-    holds fds 1/2, so progress never lands in the compile log.
+    holds fds 1/2, so progress never lands in the compile log. `compile_fn` replaces
+    Ascend's compile_kernel (launch_upstream passes upstream Triton's).
     """
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
+    if compile_fn is None:
+        from ascend_ir_lab.toolchains.ascend import compile_kernel as compile_fn
 
     result: dict[str, Any] = {}
 
     def work() -> None:
         try:
-            result["run"] = compile_kernel(fn, **kwargs)
+            result["run"] = compile_fn(fn, **kwargs)
         except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
             result["error"] = exc
 

@@ -1,0 +1,77 @@
+"""`%%triton_npu --target cuda:90|cuda:80|hip:gfx942`: the cell under upstream Triton.
+
+Glue only: the launches are taken over by toolchains.launch_upstream (launched and recorded
+on this host's GPU, or cross-compiled with the launch skipped); the Runs are shown as the
+Ascend ones are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.notebook.progress import CompileProgress
+
+__all__ = ["UpstreamProgress", "run_upstream_cell"]
+
+# Options of %%triton_npu that only mean something to the Ascend compilers.
+_ASCEND_ONLY = {
+    "barrier_all": "--barrier-all",
+    "flag": "--flag",
+    "module_scope": "--module-scope",
+    "interpret": "--interpret",
+}
+
+
+class UpstreamProgress(CompileProgress):
+    """CompileProgress with upstream Triton's stage order (ttir, ttgir, llir, ptx/amdgcn)."""
+
+    def _on_start(self, info: dict[str, Any]) -> None:
+        last = "amdgcn" if str(info.get("target", "")).startswith("hip") else "ptx"
+        self._next = {"ttir": "ttgir", "ttgir": "llir", "llir": last}
+        super()._on_start(info)
+
+    def _on_stage(self, info: dict[str, Any]) -> None:
+        record = info["record"]
+        ok = record.get("returncode") == 0
+        mark = "✓" if ok else f"⚠ exit {record.get('returncode')}"
+        self._stages.append(
+            f"{record.get('name')} {mark} {float(record.get('seconds') or 0):.2f} s"
+        )
+        following = getattr(self, "_next", {}).get(record.get("name", ""))
+        self._update(" · ".join(self._stages) + (f" · {following} …" if following and ok else ""))
+
+
+def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
+    """Run `cell` with its launches taken over for upstream Triton; return the last Run's view."""
+    from ascend_ir_lab.toolchains.launch_upstream import (
+        compile_defined_upstream,
+        intercept_upstream,
+        require_upstream_environment,
+    )
+    from ascend_ir_lab.toolchains.triton_upstream import parse_target
+
+    if args.target is not None:
+        parse_target(args.target)
+    require_upstream_environment(args.target or "cuda:90")
+    given = [flag for key, flag in _ASCEND_ONLY.items() if getattr(args, key, None)]
+    if given:
+        raise InputError(
+            f"{given[0]} is an Ascend option; it means nothing for upstream Triton "
+            f"(--target {args.target or 'this GPU'}): leave it out"
+        )
+    progress = UpstreamProgress()
+    settings: dict[str, Any] = dict(
+        target=args.target, name=args.name, runs_dir=args.runs_dir, progress=progress
+    )
+    before = dict(magics.shell.user_ns)
+    with intercept_upstream(kernels=args.kernel, **settings) as cap:
+        magics._run_nested(cell)
+    runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
+    if args.signature:
+        for fn in magics._defined_kernels(args.kernel, before):
+            run = compile_defined_upstream(
+                fn, signature=args.signature, constexprs=args.constexpr, **settings
+            )
+            runs.append((run, []))
+    return magics._show(runs, cap.errors)

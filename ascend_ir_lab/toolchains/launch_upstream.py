@@ -1,0 +1,313 @@
+"""Intercept `kernel[grid](...)` launches for upstream Triton (cuda/hip targets) into Runs.
+
+The upstream sibling of launch.py, for the `gpu` environment (upstream `triton`). Inside
+`intercept_upstream(target=...)` each launch of a `@triton.jit` kernel becomes a Run:
+
+- tensors on this host's GPU and a target that is that GPU (or none given): the launch runs
+  for real and is recorded (`triton_upstream.capture`: grid, argument shapes and dtypes sit
+  beside the IR in run.json);
+- numpy arrays or CPU tensors, or no GPU at all: the kernel is cross-compiled for the target
+  with the argument types of the call, and the launch is skipped (said in `Launch.note`);
+- GPU tensors and another target (hip:gfx942 on an NVIDIA host): the launch runs for real, the
+  IR is cross-compiled for the target.
+
+>>> with intercept_upstream(target="cuda:90") as capture:
+...     softmax[(rows,)](y, x, x.shape[1], BLOCK=1024)      # numpy arrays: cross-compiled
+>>> capture.launches[0].note, capture.runs
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib.util
+import json
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.toolchains import triton_upstream as tu
+from ascend_ir_lab.toolchains.launch import (
+    Launch,
+    Progress,
+    _freeze,
+    _grid_text,
+    _report_stages,
+    cell_source,
+    compile_watched,
+    fresh_folder,
+)
+from ascend_ir_lab.toolchains.run import MANIFEST, Run
+
+__all__ = [
+    "GPU_KERNEL",
+    "UpstreamCapture",
+    "compile_defined_upstream",
+    "intercept_upstream",
+    "is_upstream_target",
+    "require_upstream_environment",
+]
+
+# The Jupyter kernel of .venv-gpu, registered by scripts/setup --all.
+GPU_KERNEL = "ascend-ir-lab-gpu"
+GPU_KERNEL_DISPLAY = "Python (.venv-gpu, upstream Triton)"
+
+
+def is_upstream_target(target: str | None) -> bool:
+    """Whether `target` is one of upstream Triton's (cuda:NN, hip:gfxNNN)."""
+    return bool(target) and str(target).startswith(("cuda:", "hip:"))
+
+
+def upstream_triton_here() -> bool:
+    """Whether this interpreter's `triton` is upstream Triton (not triton-ascend)."""
+    try:
+        tu.require_upstream_triton()
+    except Exception:  # noqa: BLE001 - not installed, or triton-ascend: both mean "no"
+        return False
+    return True
+
+
+def require_upstream_environment(target: str) -> None:
+    """Raise a clear error, naming the environment to switch to, unless upstream Triton is here."""
+    if upstream_triton_here():
+        return
+    ascend = importlib.util.find_spec("triton") is not None
+    why = (
+        "the `triton` of this kernel is triton-ascend, and upstream Triton installs under the "
+        "same name"
+        if ascend
+        else "upstream Triton is not installed in this kernel's environment"
+    )
+    raise InputError(
+        f"--target {target} needs upstream Triton: {why}. It lives in its own venv, "
+        f".venv-gpu. Run this cell in a kernel of that venv:\n"
+        f"  scripts/setup --all   (creates .venv-gpu and its Jupyter kernel {GPU_KERNEL!r})\n"
+        f"  then Kernel > Change Kernel > {GPU_KERNEL_DISPLAY!r} and run the cell again.\n"
+        f"From the shell, without changing kernels: "
+        f"ascend-ir-lab compile FILE.py --target {target}"
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def device_target() -> str | None:
+    """'cuda:90' / 'hip:gfx942' of this host's GPU, None without one (asked once)."""
+    return tu.active_target()
+
+
+def default_target() -> str:
+    """This host's GPU, else cuda:90."""
+    return device_target() or "cuda:90"
+
+
+@dataclass
+class UpstreamCapture:
+    """What `intercept_upstream` saw: the launches in order and one Run per kernel compile."""
+
+    target: str | None = None  # None: this host's GPU, else cuda:90
+    name: str | None = None
+    kernels: Sequence[str] | None = None  # only these kernel names are compiled
+    runs_dir: str | os.PathLike[str] | None = None
+    progress: Progress | None = None
+    llvm_dumps: bool = True
+    timings: bool = True
+    launches: list[Launch] = field(default_factory=list)
+    errors: list[BaseException] = field(default_factory=list)
+    _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
+    _inside: bool = False  # capture()'s own launch passes straight through
+
+    @property
+    def runs(self) -> list[Run]:
+        """The Runs made, one per distinct kernel/signature/constexprs, in order."""
+        return [r for r in self._compiled.values() if isinstance(r, Run)]
+
+    def on_launch(
+        self, fn: Any, original: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`."""
+        if self._inside:
+            return original(fn, *args, **kwargs)
+        grid = kwargs.pop("grid")
+        warmup = kwargs.pop("warmup", False)
+        name = tu._kernel_name(fn)
+        target = self.target or default_target()
+        device = device_target()
+        on_gpu = device is not None and not tu._host_args(args)
+        try:
+            sig, consts = tu.signature_from_args(fn, args, kwargs)
+            record = tu.launch_record(fn, grid, args, kwargs)
+        except InputError as exc:
+            self.errors.append(exc)
+            self._say("error", {"kernel": name, "error": exc})
+            return original(fn, *args, grid=grid, warmup=warmup, **kwargs) if on_gpu else None
+        launch = Launch(name, tuple(record["grid"]), sig, consts)
+        self.launches.append(launch)
+        if self.kernels is not None and name not in self.kernels:
+            return self._finish(launch, fn, original, grid, warmup, args, kwargs, on_gpu, target)
+        key = (id(fn), tuple(sig.items()), _freeze(consts), target)
+        record_it = on_gpu and target == device and not warmup and key not in self._compiled
+        if record_it:
+            self._compiled[key] = self._record_launch(fn, grid, args, kwargs)
+        elif key not in self._compiled:
+            self._compiled[key] = self._cross_compile(fn, grid, args, kwargs, target)
+        found = self._compiled[key]
+        launch.run = found if isinstance(found, Run) else None
+        launch.error = found if isinstance(found, BaseException) else None
+        if record_it:
+            launch.launched = launch.run is not None
+            launch.note = f"launched on {_device_name()} ({device}); launch recorded in the Run"
+            return None
+        return self._finish(launch, fn, original, grid, warmup, args, kwargs, on_gpu, target)
+
+    def _finish(
+        self,
+        launch: Launch,
+        fn: Any,
+        original: Any,
+        grid: Any,
+        warmup: bool,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        on_gpu: bool,
+        target: str,
+    ) -> Any:
+        if warmup:
+            launch.note = "warmup: compiled, nothing launched"
+            return None
+        if on_gpu:
+            launch.launched = True
+            launch.note = f"launched on {_device_name()}" + (
+                f"; IR cross-compiled for {target}" if target != device_target() else ""
+            )
+            return original(fn, *args, grid=grid, warmup=False, **kwargs)
+        why = "no GPU on this host" if device_target() is None else "arguments on the host"
+        launch.note = (
+            f"{why}: launch of {launch.kernel}[{_grid_text(launch.grid)}] skipped; "
+            f"cross-compiled for {target}"
+        )
+        self._say("launch", {"launch": launch})
+        return None
+
+    def _cross_compile(
+        self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], target: str
+    ) -> Run | BaseException:
+        name = self._run_name(tu._kernel_name(fn), target)
+        folder = fresh_folder(name, self.runs_dir)
+
+        def work(kernel: Any, **settings: Any) -> Run:
+            # capture() cross-compiles: host arguments, no GPU, or a target other than it
+            return tu.capture(kernel, grid, *args, **settings, **kwargs)
+
+        settings = dict(target=target, name=name, out=folder, **self._dumps())
+        try:
+            run = compile_watched(fn, folder, settings, self._say, compile_fn=work)
+        except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
+            self.errors.append(exc)
+            return exc
+        return keep_cell_source(run, fn, target)
+
+    def _record_launch(
+        self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Run | BaseException:
+        """Launch for real on this thread (the GPU context is the user's) and record it."""
+        target = device_target() or "cuda:90"
+        name = self._run_name(tu._kernel_name(fn), target)
+        folder = fresh_folder(name, self.runs_dir)
+        self._say("start", {"kernel": tu._kernel_name(fn), "path": folder, "target": target})
+        self._inside = True
+        try:
+            run = tu.capture(fn, grid, *args, target=target, name=name, out=folder,
+                             **self._dumps(), **kwargs)  # fmt: skip
+        except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
+            self.errors.append(exc)
+            self._say("failed", {"kernel": tu._kernel_name(fn), "error": exc})
+            return exc
+        finally:
+            self._inside = False
+        _report_stages(folder, 0, self._say)
+        run = keep_cell_source(run, fn, target)
+        self._say("done", {"run": run})
+        return run
+
+    def _dumps(self) -> dict[str, bool]:
+        return {"llvm_dumps": self.llvm_dumps, "timings": self.timings}
+
+    def _run_name(self, kernel: str, target: str) -> str:
+        if self.name is None:
+            return f"{kernel}-{target.replace(':', '')}"
+        taken = {r.manifest.get("name") for r in self.runs}
+        return self.name if self.name not in taken else f"{self.name}-{kernel}"
+
+    def _say(self, event: str, info: dict[str, Any]) -> None:
+        if self.progress is not None:
+            self.progress(event, info)
+
+
+def keep_cell_source(run: Run, fn: Any, target: str) -> Run:
+    """For a kernel defined in a notebook cell, keep the whole cell as source.py so that IR
+    locations (cell line numbers) match, as launch.annotate_run does for Ascend Runs."""
+    cell = cell_source(fn)
+    if cell is None:
+        return run
+    text, filename, first_line = cell
+    manifest = dict(run.manifest)
+    (run.path / "source.py").write_text(text)
+    manifest["kernel"] = {
+        **(manifest.get("kernel") or {}),
+        "file": filename,
+        "first_line": first_line,
+    }
+    tmp = run.path / (MANIFEST + ".tmp")
+    tmp.write_text(json.dumps(manifest, indent=2, default=str) + "\n")
+    os.replace(tmp, run.path / MANIFEST)
+    return Run(run.path)
+
+
+def _device_name() -> str:
+    return tu._device_name() or "the GPU"
+
+
+@contextlib.contextmanager
+def intercept_upstream(**settings: Any) -> Iterator[UpstreamCapture]:
+    """Take over `kernel[grid](...)` launches for the block (see the module docstring).
+
+    Keywords are UpstreamCapture's fields (target, name, kernels, runs_dir, progress,
+    llvm_dumps, timings). `JITFunction.run` is restored on exit, also after an exception.
+    """
+    from triton.runtime.jit import JITFunction
+
+    capture = UpstreamCapture(**settings)
+    original = JITFunction.run
+
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return capture.on_launch(self, original, args, kwargs)
+
+    JITFunction.run = run  # type: ignore[method-assign]
+    try:
+        yield capture
+    finally:
+        JITFunction.run = original  # type: ignore[method-assign]
+
+
+def compile_defined_upstream(
+    fn: Any,
+    *,
+    signature: str | Mapping[str, str],
+    constexprs: Sequence[str] | Mapping[str, Any] | None = None,
+    target: str | None = None,
+    name: str | None = None,
+    runs_dir: str | os.PathLike[str] | None = None,
+    progress: Progress | None = None,
+) -> Run:
+    """Cross-compile a kernel that was only defined (no launch), with a written signature."""
+    capture = UpstreamCapture(target=target, name=name, runs_dir=runs_dir, progress=progress)
+    target = target or default_target()
+    run_name = capture._run_name(tu._kernel_name(fn), target)
+    folder = fresh_folder(run_name, runs_dir)
+    settings: dict[str, Any] = dict(
+        signature=signature, constexprs=constexprs, target=target, name=run_name, out=folder
+    )
+    say = progress or (lambda _event, _info: None)
+    run = compile_watched(fn, folder, settings, say, compile_fn=tu.compile_kernel)
+    return keep_cell_source(run, fn, target)

@@ -9,6 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ascend_ir_lab.analysis.ops import scope_range
+from ascend_ir_lab.dumps import Dump, Timeline
+
 _ALIAS_DEF = re.compile(r"^(#loc\d*)\s*=\s*(loc\(.*\))\s*$")
 _FILE_LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
 _ALIAS_REF = re.compile(r"#loc\d*\b")
@@ -99,3 +102,37 @@ def source_files(lines: Sequence[str]) -> list[str]:
         for f, _ in places:
             counts[f] = counts.get(f, 0) + 1
     return sorted(counts, key=lambda f: -counts[f])
+
+
+class LineCensus:
+    """How many IR lines of each Dump carry one Python line's location; fits `ops.lifecycle`,
+    so "through which pass do this line's ops vanish" is one call."""
+
+    def __init__(self, timeline: Timeline, py_line: int, file: str | None = None) -> None:
+        self.timeline = timeline
+        self.py_line = py_line
+        self.file = file
+        self._hits: dict[int, list[int]] = {}
+
+    def lines_of(self, dump: Dump) -> list[int]:
+        """IR line indices of `dump` located at the Python line."""
+        snap = self.timeline.snapshot(dump)
+        hits = self._hits.get(snap)
+        if hits is None:
+            hits = self._hits[snap] = ops_for_line(
+                self.timeline.lines(dump), self.py_line, self.file
+            )
+        return hits
+
+    def count(self, dump: Dump, _key: str = "") -> int:
+        """Located IR lines in the whole Dump."""
+        return len(self.lines_of(dump))
+
+    def count_in(self, dump: Dump, _key: str, scope: str) -> int:
+        """Located IR lines within one function of a module Dump."""
+        if dump.holds == scope or dump.holds not in ("builtin.module", "module", ""):
+            return self.count(dump)
+        span = scope_range(self.timeline.lines(dump), scope)
+        if span is None:
+            return 0
+        return sum(1 for i in self.lines_of(dump) if span[0] <= i < span[1])

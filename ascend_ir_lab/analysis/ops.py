@@ -100,14 +100,22 @@ def lifecycle(timeline: Timeline, op: str, census: Counts | None = None) -> list
     credit the pass that ran between two Before dumps. A function's state is the later of
     its own previous Dump and the last module Dump (which shows it too); a module Dump is
     only credited with what function Dumps since the previous module Dump did not report.
+    A stage's first module Dump is measured against the previous stage's last module Dump
+    (its input), so a Run's lifecycle runs across its stages.
     """
     c = census or Census(timeline)
     nested_since: dict[str, int] = {}
     last_module: dict[str, Dump] = {}
+    handed_over: Dump | None = None  # the previous stage's output
     out = []
     for d in timeline.dumps:
+        if last_module and d.stage not in last_module and d.stage not in nested_since:
+            handed_over = max(last_module.values(), key=lambda m: m.index)
         old, new = timeline.change(d)
         if new is not None:
+            if old is None and new.holds in _MODULES and d.stage not in last_module:
+                old = handed_over
+                nested_since.pop(d.stage, None)
             delta, after = _delta(c, op, old, new, last_module.get(d.stage), nested_since, d.stage)
             if delta:
                 out.append(OpChange(d.index, d.stage, d.pass_name, d.arg, d.scope, after, delta))
@@ -137,6 +145,12 @@ def _delta(
 
 def scope_text(lines: list[str], scope: str) -> str:
     """The text of one symbol op (`func.func @k`) inside a module's lines ("" if absent)."""
+    span = scope_range(lines, scope)
+    return "\n".join(lines[span[0] : span[1]]) if span else ""
+
+
+def scope_range(lines: list[str], scope: str) -> tuple[int, int] | None:
+    """[start, end) line indices of one symbol op (`func.func @k`) inside a module's lines."""
     op, _, sym = scope.partition(" @")
     head = re.compile(
         rf"^(\s*)\"?{re.escape(op)}\"?(?:\s+(?:public|private|nested))?\s+@\"?{re.escape(sym)}\b"
@@ -147,14 +161,11 @@ def scope_text(lines: list[str], scope: str) -> str:
             continue
         close = m.group(1) + "}"
         for j in range(i + 1, len(lines)):
-            if (
-                lines[j].startswith(close)
-                and not lines[j].startswith(close + " ")
-                or lines[j] == close
-            ):
-                return "\n".join(lines[i : j + 1])
-        return "\n".join(lines[i:])
-    return ""
+            rest = lines[j][len(close) :] if lines[j].startswith(close) else None
+            if rest is not None and (not rest or rest.startswith((" loc(", ")"))):
+                return i, j + 1
+        return i, len(lines)
+    return None
 
 
 _MODULES = ("builtin.module", "module", "")

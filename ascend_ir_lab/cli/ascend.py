@@ -55,6 +55,12 @@ def _register_compile(subparsers: Any) -> None:
         help="every bishengir Dump a complete module (needed by `repro`)",
     )
     p.add_argument(
+        "--line-info",
+        action="store_true",
+        help="compile with line info (TRITON_DISABLE_LINE_INFO=0) and print locations in every "
+        "bishengir Dump, so ops map back to Python lines",
+    )
+    p.add_argument(
         "--option",
         action="append",
         default=[],
@@ -107,6 +113,7 @@ def _compile(args: argparse.Namespace) -> int:
             barrier_all=args.barrier_all,
             bishengir_flags=args.bishengir_flag,
             module_scope=args.module_scope,
+            line_info=args.line_info,
             options=parse_constexprs(args.option),
             name=args.name,
             out=args.out,

@@ -1,4 +1,5 @@
-"""`inspect`, `show`, `diff`, `find`, `search`, `sync`, `ops`: read a Timeline from the shell."""
+"""`inspect`, `show`, `diff`, `find`, `search`, `sync`, `source`, `ops`: read a Timeline from
+the shell."""
 
 from __future__ import annotations
 
@@ -6,11 +7,13 @@ import argparse
 import difflib
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.analysis.align import counterpart
 from ascend_ir_lab.analysis.compare import compare
 from ascend_ir_lab.analysis.diff import unified
+from ascend_ir_lab.analysis.locations import LineCensus
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
 from ascend_ir_lab.analysis.ops import Census, known_ops, lifecycle
 from ascend_ir_lab.analysis.search import search
@@ -71,6 +74,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("which", nargs="?", default="last", help=WHICH_HELP + " (default: last)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_sync)
+
+    p = sub.add_parser(
+        "source", help="the ops one Python line produced, pass by pass, and where they vanish"
+    )
+    p.add_argument("path", help=PATH_HELP + " (compile with --line-info for every stage)")
+    p.add_argument("line", type=int, help="the Python line (1-based)")
+    p.add_argument("--file", help="the kernel file name its locations carry (default: the Run's)")
+    p.add_argument(
+        "--which", default="last", help=WHICH_HELP + " whose ops to print (default: last)"
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_source)
 
     p = sub.add_parser("ops", help="op census of one dump")
     p.add_argument("path", help=PATH_HELP)
@@ -293,6 +308,51 @@ def cmd_sync(args: argparse.Namespace) -> int:
             f"  line {o.line + 1:>5}: unpaired {o.kind}[{', '.join(o.args)}]  {lines[o.line].strip()[:100]}"
         )
     return 0
+
+
+def cmd_source(args: argparse.Namespace) -> int:
+    tl = open_timeline(args.path)
+    file = args.file or ((tl.run or {}).get("kernel") or {}).get("file")
+    census = LineCensus(tl, args.line, file)
+    changes = lifecycle(tl, "", census)
+    d = tl.select(args.which)
+    lines = tl.lines(d)
+    located = census.lines_of(d)
+    if args.json:
+        out = {"line": args.line, "file": file, "changes": [c.as_json() for c in changes],
+               "dump": d.index, "ops": [{"line": i + 1, "text": lines[i]} for i in located]}  # fmt: skip
+        json.dump(out, sys.stdout, indent=1)
+        print()
+        return 0
+    _warn(tl)
+    if not changes:
+        print(f"no IR carries the location {file or '*'}:{args.line}; compile with --line-info")
+        return 0
+    print(f"{file or '*'}:{args.line}: {_python_line(tl, args.line)}")
+    print("IR lines located there, pass by pass:")
+    print(f"{'#':>5}  {'stage':<9} {'count':>5} {'delta':>6}  pass (scope)")
+    for c in changes:
+        print(
+            f"{c.index:>5}  {c.stage:<9} {c.count:>5} {c.delta:>+6}  {c.arg or c.pass_name} ({c.scope})"
+        )
+    gone = changes[-1].count == 0
+    print(
+        f"{'vanish at #' + str(changes[-1].index) + ' ' + changes[-1].arg if gone else 'still present at the end'}"
+    )
+    print(f"\n#{d.index} {d.stage}:{d.label}: {len(located)} lines")
+    for i in located:
+        print(f"{i + 1:>6}  {lines[i].strip()[:160]}")
+    return 0
+
+
+def _python_line(tl: Timeline, number: int) -> str:
+    """The text of a line of the Run's kernel source ("" when there is none)."""
+    rel = ((tl.run or {}).get("kernel") or {}).get("source")
+    try:
+        text = (Path(tl.path) / rel).read_text().splitlines() if rel else []
+    except OSError:
+        return ""
+    return text[number - 1].strip() if 0 < number <= len(text) else ""
 
 
 def cmd_ops(args: argparse.Namespace) -> int:

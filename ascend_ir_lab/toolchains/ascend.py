@@ -50,8 +50,13 @@ def compile_kernel(
     out: str | os.PathLike[str] | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,
     check: bool = True,
+    line_info: bool = False,
 ) -> Run:
     """Compile `kernel` ("FILE.py::KERNEL" or a @triton.jit function) into a Run folder.
+
+    `line_info` compiles as triton-ascend does with TRITON_DISABLE_LINE_INFO=0 and makes
+    bishengir print locations in every Dump (`--mlir-print-debuginfo`, printing only), so
+    each op of each pass maps back to its Python line.
 
     `options` are triton-ascend NPUOptions (multibuffer, sync_solver, ...). `barrier_all`
     replaces fine-grained sync with barriers; `module_scope` makes every bishengir Dump a
@@ -69,7 +74,7 @@ def compile_kernel(
     run_name = name or (kernel_name + ("-barrier-all" if barrier_all else ""))
     writer = RunWriter.create(run_name, _manifest_head(fn, kernel_name, sig, consts, target), out)
     _write_source(writer, fn)
-    env = tool_env()
+    env = tool_env({"TRITON_DISABLE_LINE_INFO": "0"} if line_info else None)
     writer.set("env", relevant_env(env))
     try:
         ttir = add_ttir_stage(writer, fn, spec, sig, consts, target, dict(options or {}))
@@ -81,9 +86,14 @@ def compile_kernel(
         args = opts_mod.bishengir_args(npu_opts, target, env, regbased=bishengir_is_regbased())
         if barrier_all:
             args = opts_mod.with_barrier_all(args)
-        extra_flags = [*(opts_mod.MODULE_SCOPE_FLAGS if module_scope else ()), *bishengir_flags]
+        extra_flags = [
+            *(opts_mod.MODULE_SCOPE_FLAGS if module_scope else ()),
+            *(["--mlir-print-debuginfo"] if line_info else ()),
+            *bishengir_flags,
+        ]
         writer.set_extra("module_scope", module_scope)
         writer.set_extra("barrier_all", barrier_all)
+        writer.set_extra("line_info", line_info)
         return _bishengir_stage(writer, args, extra_flags, env, timeout, check)
     except KeyboardInterrupt:
         writer.finish("interrupted")

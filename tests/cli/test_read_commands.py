@@ -167,3 +167,18 @@ def test_search_and_sync_commands() -> None:
     assert s["counts"]["pipe_barrier PIPE_ALL"] == 77 and s["pairs"] == []
     bad = cli("search", FINE, "a[", "--regex")
     assert bad.returncode == 2 and "bad regular expression" in bad.stderr
+
+
+@pytest.mark.ascend
+def test_source_line_through_every_stage(tmp_path: Path) -> None:
+    pytest.importorskip("triton.backends.ascend", reason="needs triton-ascend (extra 'ascend')")
+    run = tmp_path / "vadd"
+    kernel = ASCEND.parent.parent / "kernels" / "vadd.py"
+    assert cli("compile", str(kernel), "--line-info", "-o", str(run)).returncode == 0
+    store = next(i + 1 for i, s in enumerate(kernel.read_text().splitlines()) if "tl.store" in s)
+    out = json.loads(
+        cli("source", str(run), str(store), "--which", "hivm-graph-sync-solver#2", "--json").stdout
+    )
+    assert out["file"] == "vadd.py"
+    assert {c["stage"] for c in out["changes"]} >= {"bishengir"}
+    assert any("hivm.hir.store" in op["text"] for op in out["ops"])  # the store, late in bishengir

@@ -1,9 +1,9 @@
 // The viewer: layout, navigation and keyboard. Hosts call mountViewer with the raw payload.
 
-import { button, checkbox, clear, h } from './dom';
+import { append, button, checkbox, clear, h } from './dom';
 import { helpOverlay } from './help';
 import { Decorations, IRPane } from './irpane';
-import { Model, passLabel, VIEW_MODES, ViewMode } from './model';
+import { formatMs, Model, passLabel, VIEW_MODES, ViewMode } from './model';
 import { NotesPanel } from './notes';
 import { checkNotes, isPacked, Note, PayloadError, unpackPayload, validatePayload } from './payload';
 import { countChanges, diffRows, irRows } from './rows';
@@ -169,7 +169,7 @@ class Viewer {
     const order = this.model.order();
     const pos = order.indexOf(i);
     clear(this.info);
-    this.info.append(
+    append(this.info,
       h('span', { cls: 'air-pos' }, `#${i} (${pos >= 0 ? pos + 1 : '–'}/${order.length})`),
       h('span', { cls: 'air-stagename' }, p.stages[d.stage].name),
       h('span', { cls: 'air-passname' }, passLabel(d)),
@@ -177,10 +177,17 @@ class Viewer {
       h('span', { cls: `air-phase air-phase-${d.phase}` }, d.phase),
       h('span', { cls: 'air-scopename' }, d.scope),
       h('span', { cls: 'air-change' }, d.changed ? change : 'unchanged'),
-      h('span', { cls: 'air-lines' }, `${p.snapshots[d.snap].length} lines${d.truncated ? ' (truncated)' : ''}`));
+      h('span', { cls: 'air-lines' }, `${p.snapshots[d.snap].length} lines${d.truncated ? ' (truncated)' : ''}`),
+      d.ms === null ? null : h('span', { cls: 'air-ms', title: 'time the tool reported for this pass' }, this.msText(d.stage, d.ms)));
     for (const m of p.messages.filter(x => x.after === i)) {
       this.info.appendChild(h('div', { cls: `air-msg air-msg-${m.level}` }, m.text));
     }
+  }
+
+  private msText(stage: number, ms: number): string {
+    const total = this.model.stageMs.get(stage)?.total ?? 0;
+    const share = total > 0 ? ` (${Math.round((100 * ms) / total)}% of ${this.model.p.stages[stage].name})` : '';
+    return `${formatMs(ms)}${share}`;
   }
 
   private decorations(): Decorations {

@@ -17,6 +17,14 @@ export function passLabel(d: Dump): string {
   return d.arg || d.pass;
 }
 
+/** A pass time as people read it: `27.4 ms`, `312 ms`, `<0.1 ms`. */
+export function formatMs(ms: number): string {
+  if (ms < 0.05) {
+    return '<0.1 ms';
+  }
+  return `${ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)} ms`;
+}
+
 export class Model {
   readonly table: LineTable;
   cur = 0;
@@ -30,10 +38,20 @@ export class Model {
   private orderCache: number[] | null = null;
   private views = new Map<string, SnapView>();
   private diffs = new Map<string, Edit[]>();
+  /** Per stage: the longest and the summed pass time (stages with no timing are absent). */
+  readonly stageMs = new Map<number, { max: number; total: number }>();
 
   constructor(readonly p: Payload) {
     this.table = new LineTable(p.lines);
     this.notes = p.notes.slice();
+    for (const d of p.dumps) {
+      if (d.ms !== null) {
+        const t = this.stageMs.get(d.stage) ?? { max: 0, total: 0 };
+        t.max = Math.max(t.max, d.ms);
+        t.total += d.ms;
+        this.stageMs.set(d.stage, t);
+      }
+    }
   }
 
   scopes(): string[] {

@@ -1,7 +1,10 @@
 // The pass strip: one cell per dump, grouped by stage; runs of canonicalize/cse collapsible.
 
 import { clear, h } from './dom';
-import { isCleanup, Model, passLabel } from './model';
+import { formatMs, isCleanup, Model, passLabel } from './model';
+
+/** Height in px of the tallest timing bar (the slowest pass of its stage). */
+const MSBAR_MAX = 8;
 
 export class Strip {
   readonly node: HTMLDivElement;
@@ -29,8 +32,11 @@ export class Strip {
     for (const [s, dumps] of byStage) {
       const cells = h('div', { cls: 'air-cells' });
       this.fillStage(cells, dumps);
-      this.node.appendChild(h('div', { cls: 'air-stage' },
-        h('span', { cls: 'air-stage-name', title: (p.stages[s].command ?? []).join(' ') }, p.stages[s].name),
+      const ms = this.model.stageMs.get(s);
+      const command = (p.stages[s].command ?? []).join(' ');
+      const title = ms ? `${command}${command ? '\n' : ''}pass times: ${formatMs(ms.total)} in all, slowest ${formatMs(ms.max)}` : command;
+      this.node.appendChild(h('div', { cls: ms ? 'air-stage air-timed' : 'air-stage' },
+        h('span', { cls: 'air-stage-name', title }, p.stages[s].name),
         cells));
     }
     this.setCurrent(this.model.cur);
@@ -57,11 +63,14 @@ export class Strip {
     const state = d.phase === 'failed' ? 'air-failed' : d.changed ? 'air-changed' : 'air-same';
     const c = h('div', {
       cls: `air-cell ${state}`,
-      title: `#${i} ${passLabel(d)} (${d.pass}) · ${d.phase} · ${d.scope}`,
+      title: `#${i} ${passLabel(d)} (${d.pass}) · ${d.phase} · ${d.scope}${d.ms === null ? '' : ` · ${formatMs(d.ms)}`}`,
       data: { dump: String(i) }
     });
     if (this.model.notesOf(i).length) {
       c.classList.add('air-has-note');
+    }
+    if (d.ms !== null) {
+      c.appendChild(this.msBar(d.stage, d.ms));
     }
     c.addEventListener('click', () => this.onPick(i));
     this.cells.set(i, c);
@@ -71,10 +80,15 @@ export class Strip {
   private groupCell(run: number[]): HTMLElement {
     const dumps = run.map(i => this.model.p.dumps[i]);
     const changed = dumps.filter(d => d.changed).length;
+    const timed = dumps.filter(d => d.ms !== null);
+    const ms = timed.reduce((sum, d) => sum + (d.ms ?? 0), 0);
     const g = h('div', {
       cls: `air-cell air-group ${changed ? 'air-changed' : 'air-same'}`,
-      title: `${run.length} canonicalize/cse passes (#${run[0]}–#${run[run.length - 1]}, ${changed} changed): click to expand`
+      title: `${run.length} canonicalize/cse passes (#${run[0]}–#${run[run.length - 1]}, ${changed} changed${timed.length ? `, ${formatMs(ms)}` : ''}): click to expand`
     }, `×${run.length}`);
+    if (timed.length) {
+      g.appendChild(this.msBar(dumps[0].stage, ms));
+    }
     g.addEventListener('click', () => {
       this.expanded.add(run[0]);
       this.build();
@@ -83,6 +97,14 @@ export class Strip {
       this.cells.set(i, g);
     }
     return g;
+  }
+
+  /** A bar under a cell, its height the pass time against the slowest pass of the stage. */
+  private msBar(stage: number, ms: number): HTMLElement {
+    const max = this.model.stageMs.get(stage)?.max ?? 0;
+    const bar = h('span', { cls: 'air-msbar' });
+    bar.style.height = `${max > 0 ? Math.min(MSBAR_MAX, Math.max(1, Math.round((MSBAR_MAX * ms) / max))) : 1}px`;
+    return bar;
   }
 
   setCurrent(i: number): void {

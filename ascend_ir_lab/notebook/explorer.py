@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ascend_ir_lab.analysis.compare import Comparison, compare, stand_in
 from ascend_ir_lab.analysis.diff import unified
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
 from ascend_ir_lab.analysis.ops import Census, OpChange, lifecycle
 from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.analysis.compare import Comparison, compare, stand_in
 from ascend_ir_lab.notebook.text import IRText, Table
 
 __all__ = ["RunView"]
@@ -216,8 +216,13 @@ def diff_text(
     norm = Normalization.parse(normalize)
     la = normalize_lines(a.timeline.lines(da), norm)
     lb = normalize_lines(b.timeline.lines(db), norm)
-    title = f"{a._label(da)}  →  {b._label(db)}"
-    out = list(unified(la, lb, a_name=a._label(da), b_name=b._label(db), context=context))
+    name_a, name_b = a._label(da), b._label(db)
+    if a is b and da.phase == "before" and b.timeline.previous(db) is da:
+        # before-only logs: the pass's output is the next Before dump; name the pass, not it
+        name_a = f"{a.name} #{da.index} {da.stage}: before {da.label} ({da.scope})"
+        name_b = f"{a.name} #{db.index} {db.stage}: after {da.label} ({db.scope})"
+    title = f"{name_a}  →  {name_b}"
+    out = list(unified(la, lb, a_name=name_a, b_name=name_b, context=context))
     return IRText("\n".join(out) if out else "(identical)", title=title, kind="diff")
 
 
@@ -249,8 +254,9 @@ def summary_text(view: RunView) -> str:
     if tl.dumps:
         last = tl.dumps[-1]
         census = Census(tl).of(last)
-        sync = ", ".join(f"{op.rsplit('.', 1)[-1]} {census.get(op, 0)}" for op in SYNC_OPS)
-        lines.append(f"  last: #{last.index} {last.stage}:{last.label} ({last.scope}); {sync}")
+        sync = ", ".join(f"{op.rsplit('.', 1)[-1]} {census[op]}" for op in SYNC_OPS if op in census)
+        where = f"  last: #{last.index} {last.stage}:{last.label} ({last.scope})"
+        lines.append(where + (f"; {sync}" if sync else ""))
         changed = [d for d in tl.dumps if flags[d.index]]
         shown = ", ".join(f"#{d.index} {d.label}" for d in changed[-8:])
         lines.append(f"  last changes: {shown}")

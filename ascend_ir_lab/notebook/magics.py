@@ -15,8 +15,8 @@ from typing import Any
 
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments
-from IPython.utils.process import arg_split
 from IPython.display import Markdown, display
+from IPython.utils.process import arg_split
 
 from ascend_ir_lab.errors import InputError, IRLabError
 from ascend_ir_lab.notebook.explorer import RunView
@@ -80,6 +80,11 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         help="print whole modules at every pass (needed for pass reproducers)",
     )
     @argument(
+        "--no-line-info",
+        action="store_true",
+        help="compile without line info (TRITON_DISABLE_LINE_INFO unset): no source panel past ttir",
+    )
+    @argument(
         "--kernel",
         action="append",
         metavar="NAME",
@@ -133,6 +138,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
             barrier_all=args.barrier_all,
             bishengir_flags=[_flag(f) for f in args.flag],
             module_scope=args.module_scope,
+            line_info=not args.no_line_info,
             name=args.name,
             runs_dir=args.runs_dir,
             progress=progress,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.analysis.compare import stand_in
+from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.notebook.explorer import RunView, diff_text
 
 __all__ = ["Session"]

@@ -30,7 +30,9 @@ class TimelineWidget(anywidget.AnyWidget):  # type: ignore[misc]
 
     def __init__(self, payload: dict[str, Any], **kwargs: Any) -> None:
         if not isinstance(payload, dict):
-            raise TypeError(f"payload must be a dict from build_payload(), got {type(payload).__name__}")
+            raise TypeError(
+                f"payload must be a dict from build_payload(), got {type(payload).__name__}"
+            )
         notes = kwargs.pop("notes", None)
         super().__init__(
             payload=payload,

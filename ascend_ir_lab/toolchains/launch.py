@@ -144,6 +144,7 @@ class LaunchCapture:
     barrier_all: bool = False
     bishengir_flags: Sequence[str] = ()
     module_scope: bool = False
+    line_info: bool = True  # locations in every Dump: ops map back to Python lines
     interpret: bool = False
     name: str | None = None
     kernels: Sequence[str] | None = None  # only these kernel names are compiled
@@ -221,6 +222,7 @@ class LaunchCapture:
             barrier_all=self.barrier_all,
             bishengir_flags=tuple(self.bishengir_flags),
             module_scope=self.module_scope,
+            line_info=self.line_info,
             options=options or None,
             name=name,
             out=folder,
@@ -441,7 +443,7 @@ def intercept_launches(**settings: Any) -> Iterator[LaunchCapture]:
     """Take over `kernel[grid](...)` launches for the block (see the module docstring).
 
     Keywords are LaunchCapture's fields (target, barrier_all, bishengir_flags, module_scope,
-    interpret, name, kernels, runs_dir, progress). `JITFunction.run` is restored on exit.
+    line_info, interpret, name, kernels, runs_dir, progress). `JITFunction.run` is restored on exit.
     """
     from triton.runtime.jit import JITFunction
 

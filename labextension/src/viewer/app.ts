@@ -6,7 +6,7 @@ import { Decorations, IRPane } from './irpane';
 import { formatMs, Model, passLabel, VIEW_MODES, ViewMode } from './model';
 import { NotesPanel } from './notes';
 import { checkNotes, isPacked, Note, PayloadError, unpackPayload, validatePayload } from './payload';
-import { countChanges, diffRows, irRows } from './rows';
+import { ArrayRows } from './rows';
 import { Matcher } from './search';
 import { SearchPanel } from './searchpanel';
 import { SourcePanel } from './sourcepanel';
@@ -130,37 +130,29 @@ class Viewer {
   private render(stepped: boolean): void {
     const { p, cur, view } = this.model;
     const d = p.dumps[cur];
-    const { prev, cur: curV, edits, hasPrev } = this.model.currentDiff();
-    const rows = view === 'ir' ? irRows(edits, prev, curV, this.model.table) : diffRows(edits, prev, curV, this.model.table, view === 'split');
-    const { added, removed } = countChanges(edits);
+    const { diff, rows } = this.model.currentRows();
     for (const [v, b] of this.viewButtons) {
       b.classList.toggle('air-on', v === view);
       b.setAttribute('aria-pressed', String(v === view));
     }
-    this.drawInfo(d.i, hasPrev ? `+${added} −${removed}` : 'first state of this scope');
-    const deco = this.decorations();
-    let top = 0;
-    if (view !== 'ir' && rows.length > 0 && rows[0].gap !== null) {
-      top = 1;
-    } else if (view === 'ir' && stepped) {
-      top = Math.max(0, this.firstAdded(rows) - 3);
-    }
-    if (view !== 'ir' && rows.length === 0) {
-      this.pane.show([{ left: null, right: null, gap: hasPrev ? 'no change against the previous state of this scope' : 'no previous state: this is the first dump of its scope' }], false, deco, 0);
-    } else {
-      this.pane.show(rows, view === 'split', deco, top);
-    }
+    this.drawInfo(d.i, diff.hasPrev ? `+${diff.added} −${diff.removed}` : 'first state of this scope');
     this.search.update();
     this.source.update();
     this.notes.update();
-  }
-
-  private firstAdded(rows: ReturnType<typeof irRows>): number {
-    if (!this.model.p.dumps[this.model.cur].changed) {
-      return 0;
+    // The IR pane last: its rows are the bulk of the frame, laid out once after every change.
+    const deco = this.decorations();
+    let top = 0;
+    if (view !== 'ir' && rows.length > 0 && rows.row(0).gap !== null) {
+      top = 1;
+    } else if (view === 'ir' && stepped && d.changed) {
+      top = Math.max(0, rows.firstAdded() - 3);
     }
-    const k = rows.findIndex(r => r.right !== null && r.right.kind === 'add');
-    return k < 0 ? 0 : k;
+    if (view !== 'ir' && rows.length === 0) {
+      const gap = diff.hasPrev ? 'no change against the previous state of this scope' : 'no previous state: this is the first dump of its scope';
+      this.pane.show(new ArrayRows([{ left: null, right: null, gap }]), false, deco, 0);
+    } else {
+      this.pane.show(rows, view === 'split', deco, top);
+    }
   }
 
   private drawInfo(i: number, change: string): void {

@@ -44,46 +44,65 @@ export function tokenize(line: string): Token[] {
   return out;
 }
 
-/** Append highlighted text to parent; marks are [start, end) ranges drawn as word changes. */
+/**
+ * Append highlighted text to parent; marks are sorted [start, end) ranges drawn as word changes.
+ * A marked range is one `air-wd` span around its tokens, however many tokens it covers.
+ */
 export function renderHighlighted(parent: HTMLElement, line: string, marks?: Array<[number, number]>): void {
+  if (!marks || marks.length === 0) {
+    for (const [cls, text] of tokenize(line)) {
+      appendToken(parent, cls, text);
+    }
+    return;
+  }
   let pos = 0;
+  let m = 0;
+  let wd: HTMLElement | null = null;
   for (const [cls, text] of tokenize(line)) {
-    const end = pos + text.length;
-    if (!marks || marks.length === 0) {
-      appendToken(parent, cls, text, false);
+    let cut = 0;
+    while (cut < text.length) {
+      while (m < marks.length && marks[m][1] <= pos + cut) {
+        m++;
+      }
+      const inMark = m < marks.length && marks[m][0] <= pos + cut;
+      const stop = m < marks.length ? marks[m][inMark ? 1 : 0] - pos : text.length;
+      const end = Math.min(text.length, stop);
+      if (inMark) {
+        if (wd === null) {
+          wd = document.createElement('span');
+          wd.className = 'air-wd';
+          parent.appendChild(wd);
+        }
+        appendToken(wd, cls, text.slice(cut, end));
+      } else {
+        wd = null;
+        appendToken(parent, cls, text.slice(cut, end));
+      }
+      cut = end;
+    }
+    pos += text.length;
+  }
+}
+
+/**
+ * Classes drawn in the code's own colour (set on the pane's code cells: that of punctuation):
+ * they stay text, merged with their neighbours into one text node, so a line costs a dozen
+ * nodes rather than one per token. Whitespace has no colour to keep.
+ */
+const PLAIN = new Set(['w', 'p', 'o', 'x']);
+
+function appendToken(parent: HTMLElement, cls: string, text: string): void {
+  if (PLAIN.has(cls)) {
+    const last = parent.lastChild;
+    if (last !== null && last.nodeType === Node.TEXT_NODE) {
+      (last as Text).appendData(text);
     } else {
-      splitByMarks(parent, cls, text, pos, marks);
+      parent.appendChild(document.createTextNode(text));
     }
-    pos = end;
-  }
-}
-
-function splitByMarks(parent: HTMLElement, cls: string, text: string, pos: number, marks: Array<[number, number]>): void {
-  let cut = 0;
-  for (const [s, e] of marks) {
-    const a = Math.max(s - pos, cut);
-    const b = Math.min(e - pos, text.length);
-    if (b <= a) {
-      continue;
-    }
-    if (a > cut) {
-      appendToken(parent, cls, text.slice(cut, a), false);
-    }
-    appendToken(parent, cls, text.slice(a, b), true);
-    cut = b;
-  }
-  if (cut < text.length) {
-    appendToken(parent, cls, text.slice(cut), false);
-  }
-}
-
-function appendToken(parent: HTMLElement, cls: string, text: string, marked: boolean): void {
-  if (cls === 'w' && !marked) {
-    parent.appendChild(document.createTextNode(text));
     return;
   }
   const span = document.createElement('span');
-  span.className = marked ? `air-t-${cls} air-wd` : `air-t-${cls}`;
+  span.className = `air-t-${cls}`;
   span.textContent = text;
   parent.appendChild(span);
 }

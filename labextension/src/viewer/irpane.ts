@@ -3,7 +3,7 @@
 
 import { h } from './dom';
 import { renderHighlighted } from './highlight';
-import { Cell, marksOf, Row } from './rows';
+import { ArrayRows, Cell, marksOf, RowSet } from './rows';
 import { Matcher } from './search';
 import { SyncMark } from './sync';
 import { VirtualList } from './vlist';
@@ -25,25 +25,20 @@ export interface PaneEvents {
 
 export class IRPane {
   readonly list = new VirtualList('air-ir');
-  private rows: Row[] = [];
+  private rows: RowSet = new ArrayRows([]);
   private split = false;
-  private rowOfNo = new Map<number, number>();
   private deco: Decorations = { matcher: null, sync: null, srcLines: null, noted: new Map() };
 
   constructor(private readonly events: PaneEvents) {}
 
-  show(rows: Row[], split: boolean, deco: Decorations, top: number): void {
+  show(rows: RowSet, split: boolean, deco: Decorations, top: number): void {
     this.rows = rows;
-    this.split = split;
+    if (split !== this.split) {
+      this.split = split;
+      this.list.node.classList.toggle('air-split', split);
+    }
     this.deco = deco;
-    this.rowOfNo.clear();
-    rows.forEach((r, k) => {
-      if (r.right) {
-        this.rowOfNo.set(r.right.no, k);
-      }
-    });
-    this.list.node.classList.toggle('air-split', split);
-    this.list.set(rows.length, i => this.renderRow(i), top);
+    this.list.set(rows.length, i => this.renderRow(i), i => this.rowKey(i), top);
   }
 
   redecorate(deco: Decorations): void {
@@ -53,15 +48,55 @@ export class IRPane {
 
   /** First row index whose current-side line is in the set, or -1. */
   firstRowWhere(pred: (c: Cell) => boolean): number {
-    return this.rows.findIndex(r => (r.right !== null && pred(r.right)) || (r.left !== null && pred(r.left)));
+    for (let i = 0; i < this.rows.length; i++) {
+      const r = this.rows.row(i);
+      if ((r.right !== null && pred(r.right)) || (r.left !== null && pred(r.left))) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   rowCount(): number {
     return this.rows.length;
   }
 
+  /**
+   * What a row looks like, as a string: its cells (kind, line, text id, the paired text that
+   * its word marks come from) and the decorations on its current side. Equal keys, equal nodes.
+   */
+  private rowKey(i: number): string {
+    const r = this.rows.row(i);
+    if (r.gap !== null) {
+      return `g${i}:${r.gap}`;
+    }
+    const left = r.left === null ? '' : cellKey(r.left);
+    const right = r.right === null ? '' : `${cellKey(r.right)}${this.decoKey(r.right)}`;
+    return this.split ? `s${left}|${right}` : r.right === null ? `u${left}` : `u${right}`;
+  }
+
+  private decoKey(c: Cell): string {
+    const { matcher, sync, srcLines, noted } = this.deco;
+    let k = '';
+    if (matcher && matcher.test(c.text)) {
+      k += 'm';
+    }
+    if (srcLines && srcLines.has(c.line)) {
+      k += 's';
+    }
+    const note = noted.get(c.line);
+    if (note !== undefined) {
+      k += `n${note.length}:${note}`;
+    }
+    const mark = sync?.get(c.no);
+    if (mark) {
+      k += `y${mark.kind}:${mark.pair ?? ''}:${mark.partner}`;
+    }
+    return k;
+  }
+
   private renderRow(i: number): HTMLElement {
-    const r = this.rows[i];
+    const r = this.rows.row(i);
     if (r.gap !== null) {
       return h('div', { cls: 'air-row air-gap' }, h('span', { cls: 'air-code' }, r.gap));
     }
@@ -113,9 +148,13 @@ export class IRPane {
       const label = mark.pair ? `⇄${mark.pair}` : mark.kind === 'set_flag' || mark.kind === 'wait_flag' ? '⚠ unpaired' : mark.kind;
       const badge = h('span', { cls: 'air-pair', title: mark.pair ? 'jump to the paired flag' : mark.kind }, label);
       if (mark.partner >= 0) {
-        badge.addEventListener('click', () => this.events.onJumpRow(this.rowOfNo.get(mark.partner) ?? 0));
+        badge.addEventListener('click', () => this.events.onJumpRow(Math.max(0, this.rows.rowOfNo(mark.partner))));
       }
       el.appendChild(badge);
     }
   }
+}
+
+function cellKey(c: Cell): string {
+  return `${c.kind[0]}${c.no}:${c.line}:${c.id}${c.pair === null ? '' : `~${c.pair.id}`}`;
 }

@@ -3,6 +3,22 @@
 import { diffIds, Edit } from './diff';
 import { LineTable, normalizeSnapshot, NormFlags, SnapView } from './normalize';
 import { Dump, Note, Payload } from './payload';
+import { addedMask, ArrayRows, countChanges, diffRows, IrRows, RowSet } from './rows';
+
+/** What a pass changed, computed once per (previous snapshot, snapshot, normalisation). */
+export interface DiffEntry {
+  prev: SnapView;
+  cur: SnapView;
+  edits: Edit[];
+  hasPrev: boolean;
+  added: number;
+  removed: number;
+  /** Rows per view, made on first use and kept with the diff. */
+  rows: Map<ViewMode, RowSet>;
+}
+
+/** Diffs kept for stepping back and forth; the least recently used go first. */
+const DIFF_CACHE = 96;
 
 export type ViewMode = 'ir' | 'unified' | 'split';
 export const VIEW_MODES: ViewMode[] = ['ir', 'unified', 'split'];
@@ -37,7 +53,7 @@ export class Model {
   notes: Note[];
   private orderCache: number[] | null = null;
   private views = new Map<string, SnapView>();
-  private diffs = new Map<string, Edit[]>();
+  private diffs = new Map<string, DiffEntry>();
   /** Per stage: the longest and the summed pass time (stages with no timing are absent). */
   readonly stageMs = new Map<number, { max: number; total: number }>();
 
@@ -105,22 +121,38 @@ export class Model {
     return v;
   }
 
-  /** The previous state of the current dump's scope and the edit script from it. */
-  currentDiff(): { prev: SnapView; cur: SnapView; edits: Edit[]; hasPrev: boolean } {
+  /** The previous state of the current dump's scope and the edit script from it (cached). */
+  currentDiff(): DiffEntry {
     const d = this.p.dumps[this.cur];
-    const cur = this.snapView(d.snap);
     const prevDump = d.prev >= 0 ? this.p.dumps[d.prev] : null;
-    const prev = prevDump ? this.snapView(prevDump.snap) : { ids: [], orig: [] };
     const key = `${prevDump ? prevDump.snap : -1}>${d.snap}|${this.norm.dropLoc ? 1 : 0}${this.norm.canonSsa ? 1 : 0}`;
-    let edits = this.diffs.get(key);
-    if (!edits) {
-      edits = diffIds(prev.ids, cur.ids);
-      if (this.diffs.size > 64) {
-        this.diffs.clear();
+    let entry = this.diffs.get(key);
+    if (entry) {
+      this.diffs.delete(key); // re-inserted below: Map order is the recency order
+    } else {
+      const cur = this.snapView(d.snap);
+      const prev = prevDump ? this.snapView(prevDump.snap) : { ids: [], orig: [] };
+      const edits = diffIds(prev.ids, cur.ids);
+      entry = { prev, cur, edits, hasPrev: prevDump !== null, ...countChanges(edits), rows: new Map() };
+      if (this.diffs.size >= DIFF_CACHE) {
+        this.diffs.delete(this.diffs.keys().next().value as string);
       }
-      this.diffs.set(key, edits);
     }
-    return { prev, cur, edits, hasPrev: prevDump !== null };
+    this.diffs.set(key, entry);
+    return entry;
+  }
+
+  /** Rows of the current pass in the current view. */
+  currentRows(): { diff: DiffEntry; rows: RowSet } {
+    const diff = this.currentDiff();
+    let rows = diff.rows.get(this.view);
+    if (!rows) {
+      rows = this.view === 'ir'
+        ? new IrRows(addedMask(diff.edits, diff.cur.ids.length), diff.cur, this.table)
+        : new ArrayRows(diffRows(diff.edits, diff.prev, diff.cur, this.table, this.view === 'split'));
+      diff.rows.set(this.view, rows);
+    }
+    return { diff, rows };
   }
 
   notesOf(dump: number): Note[] {

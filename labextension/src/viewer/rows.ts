@@ -1,4 +1,5 @@
-// Rows for the three views (IR, unified diff, side-by-side) built from an edit script.
+// Rows for the three views (IR, unified diff, side-by-side) built from an edit script. The IR
+// view of a large snapshot is a RowSet that makes cells only for the rows that are drawn.
 
 import { DEL, EQ, Edit, INS, wordDiff } from './diff';
 import { LineTable, SnapView } from './normalize';
@@ -11,6 +12,8 @@ export interface Cell {
   no: number;
   /** Index of the line in the original snapshot, for notes and the source map. */
   line: number;
+  /** Line-table id of the text (same id, same text). */
+  id: number;
   text: string;
   /** Paired cell on the other side of a change, for word-level marks. */
   pair: Cell | null;
@@ -27,7 +30,81 @@ export interface Row {
 const CONTEXT = 3;
 
 function cell(kind: RowKind, no: number, view: SnapView, table: LineTable): Cell {
-  return { kind, no, line: view.orig[no], text: table.text(view.ids[no]), pair: null, marks: null };
+  const id = view.ids[no];
+  return { kind, no, line: view.orig[no], id, text: table.text(id), pair: null, marks: null };
+}
+
+/** The rows of one view; row(i) may build the row on first use. */
+export interface RowSet {
+  readonly length: number;
+  row(i: number): Row;
+  /** Row showing line `no` of the current view on its current side, or -1. */
+  rowOfNo(no: number): number;
+  /** First row holding an added line, or -1. */
+  firstAdded(): number;
+}
+
+/** A RowSet over rows built up front (the diff views: hunks only, small). */
+export class ArrayRows implements RowSet {
+  constructor(private readonly rows: Row[]) {}
+
+  get length(): number {
+    return this.rows.length;
+  }
+
+  row(i: number): Row {
+    return this.rows[i];
+  }
+
+  rowOfNo(no: number): number {
+    return this.rows.findIndex(r => r.right !== null && r.right.no === no);
+  }
+
+  firstAdded(): number {
+    return this.rows.findIndex(r => r.right !== null && r.right.kind === 'add');
+  }
+}
+
+/** Which lines of the new view an edit script inserted (1) or kept (0). */
+export function addedMask(edits: Edit[], newLength: number): Uint8Array {
+  const mask = new Uint8Array(newLength);
+  for (const e of edits) {
+    if (e.k === INS) {
+      mask[e.b] = 1;
+    }
+  }
+  return mask;
+}
+
+/**
+ * The IR view: row i is line i of the current snapshot view (an edit script lists the new
+ * side's lines in order), marked added when the script inserted it. Cells are made when drawn.
+ */
+export class IrRows implements RowSet {
+  private readonly made = new Map<number, Row>();
+
+  constructor(private readonly added: Uint8Array, private readonly view: SnapView, private readonly table: LineTable) {}
+
+  get length(): number {
+    return this.added.length;
+  }
+
+  row(i: number): Row {
+    let r = this.made.get(i);
+    if (r === undefined) {
+      r = { left: null, right: cell(this.added[i] ? 'add' : 'ctx', i, this.view, this.table), gap: null };
+      this.made.set(i, r);
+    }
+    return r;
+  }
+
+  rowOfNo(no: number): number {
+    return no >= 0 && no < this.added.length ? no : -1;
+  }
+
+  firstAdded(): number {
+    return this.added.indexOf(1);
+  }
 }
 
 /** Word marks for a changed cell, computed on first draw. */
@@ -39,18 +116,6 @@ export function marksOf(c: Cell): Array<[number, number]> | null {
     n.marks = wd.new;
   }
   return c.marks;
-}
-
-/** The current snapshot, lines inserted since the previous state marked as added. */
-export function irRows(edits: Edit[], oldV: SnapView, newV: SnapView, table: LineTable): Row[] {
-  const rows: Row[] = [];
-  for (const e of edits) {
-    if (e.k !== DEL) {
-      rows.push({ left: null, right: cell(e.k === INS ? 'add' : 'ctx', e.b, newV, table), gap: null });
-    }
-  }
-  void oldV;
-  return rows;
 }
 
 interface Run {

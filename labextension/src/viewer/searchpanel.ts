@@ -23,6 +23,7 @@ export class SearchPanel {
   private counts: Int32Array | null = null;
   private census: Int32Array | null = null;
   private censusOp = '';
+  private drawn: { census: Int32Array; order: number[]; bars: SVGElement[]; cur: number } | null = null;
 
   constructor(private readonly model: Model, private readonly events: SearchEvents) {
     this.input = h('input', { cls: 'air-search', type: 'search', placeholder: 'search IR (press /)', aria: { label: 'search' } });
@@ -128,21 +129,33 @@ export class SearchPanel {
   }
 
   private drawCensus(): void {
-    clear(this.chart);
     const census = this.census;
     if (!census) {
+      clear(this.chart);
+      this.drawn = null;
       this.censusInfo.textContent = this.censusOp ? `no op named ${this.censusOp}` : '';
       return;
     }
     const order = this.model.order();
     const values = order.map(i => this.countAt(i, census));
     const max = Math.max(1, ...values);
-    const chart = svg('svg', { viewBox: `0 0 ${Math.max(1, values.length)} ${CENSUS_H}`, preserveAspectRatio: 'none', class: 'air-census-svg' });
-    values.forEach((v, k) => {
-      const bh = (v / max) * (CENSUS_H - 2);
-      chart.appendChild(svg('rect', { x: k + 0.1, y: CENSUS_H - bh, width: 0.8, height: bh, class: order[k] === this.model.cur ? 'air-bar air-bar-cur' : 'air-bar' }));
-    });
-    this.chart.appendChild(chart);
+    if (this.drawn === null || this.drawn.census !== census || this.drawn.order !== order) {
+      // Redrawn when the census or the shown passes change; a step only moves the marker.
+      clear(this.chart);
+      const chart = svg('svg', { viewBox: `0 0 ${Math.max(1, values.length)} ${CENSUS_H}`, preserveAspectRatio: 'none', class: 'air-census-svg' });
+      const bars = values.map((v, k) => {
+        const bh = (v / max) * (CENSUS_H - 2);
+        return chart.appendChild(svg('rect', { x: k + 0.1, y: CENSUS_H - bh, width: 0.8, height: bh, class: 'air-bar' }));
+      });
+      this.chart.appendChild(chart);
+      this.drawn = { census, order, bars, cur: -1 };
+    }
+    const k = order.indexOf(this.model.cur);
+    if (k !== this.drawn.cur) {
+      this.drawn.bars[this.drawn.cur]?.setAttribute('class', 'air-bar');
+      this.drawn.bars[k]?.setAttribute('class', 'air-bar air-bar-cur');
+      this.drawn.cur = k;
+    }
     const here = this.countAt(this.model.cur, census);
     this.censusInfo.textContent = `${this.censusOp}: ${here} here · max ${max} over ${values.length} passes`;
   }

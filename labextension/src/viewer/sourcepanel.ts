@@ -3,11 +3,15 @@
 import { clear, h } from './dom';
 import { Model, passLabel } from './model';
 
+const NO_MAP: Array<[number, number]> = [];
+
 export class SourcePanel {
   readonly node: HTMLDivElement;
   private readonly list: HTMLDivElement;
   private readonly info: HTMLDivElement;
   selected: number | null = null;
+  private rows: HTMLElement[] = [];
+  private drawnMap: Array<[number, number]> | null = null;
 
   constructor(private readonly model: Model, private readonly onSelect: () => void) {
     const src = model.p.source;
@@ -27,29 +31,50 @@ export class SourcePanel {
     return out;
   }
 
+  /** Counts per Python line for the current pass; the rows are made once and only changed. */
   update(): void {
     const src = this.model.p.source;
-    clear(this.list);
     if (!src) {
       return;
     }
-    const snap = this.model.p.dumps[this.model.cur].snap;
-    const perLine = new Map<number, number>();
-    for (const [, py] of this.model.p.srcmap[snap] ?? []) {
-      perLine.set(py, (perLine.get(py) ?? 0) + 1);
+    if (this.rows.length === 0) {
+      this.build(src.text, src.first_line);
     }
-    src.text.split('\n').forEach((text, k) => {
-      const py = src.first_line + k;
-      const n = perLine.get(py) ?? 0;
-      const row = h('div', { cls: `air-src-line${py === this.selected ? ' air-src-sel' : ''}${n ? ' air-src-has' : ''}`, data: { line: String(py) } },
-        h('span', { cls: 'air-gut' }, String(py)), h('span', { cls: 'air-src-count' }, n ? String(n) : ''), h('span', { cls: 'air-code' }, text));
+    const snap = this.model.p.dumps[this.model.cur].snap;
+    const map = this.model.p.srcmap[snap] ?? NO_MAP;
+    if (map !== this.drawnMap) {
+      this.drawnMap = map;
+      const perLine = new Map<number, number>();
+      for (const [, py] of map) {
+        perLine.set(py, (perLine.get(py) ?? 0) + 1);
+      }
+      this.rows.forEach((row, k) => {
+        const n = perLine.get(src.first_line + k) ?? 0;
+        const text = n ? String(n) : '';
+        const count = row.children[1] as HTMLElement;
+        if (count.textContent !== text) {
+          count.textContent = text;
+          row.classList.toggle('air-src-has', n > 0);
+        }
+      });
+    }
+    this.rows.forEach((row, k) => row.classList.toggle('air-src-sel', src.first_line + k === this.selected));
+    this.info.textContent = this.selected === null ? 'Click a line to see the ops it produced.' : this.describe(this.selected);
+  }
+
+  private build(text: string, firstLine: number): void {
+    clear(this.list);
+    this.rows = text.split('\n').map((line, k) => {
+      const py = firstLine + k;
+      const row = h('div', { cls: 'air-src-line', data: { line: String(py) } },
+        h('span', { cls: 'air-gut' }, String(py)), h('span', { cls: 'air-src-count' }), h('span', { cls: 'air-code' }, line));
       row.addEventListener('click', () => {
         this.selected = this.selected === py ? null : py;
         this.onSelect();
       });
-      this.list.appendChild(row);
+      return row;
     });
-    this.info.textContent = this.selected === null ? 'Click a line to see the ops it produced.' : this.describe(this.selected);
+    this.list.append(...this.rows);
   }
 
   private describe(py: number): string {

@@ -11,6 +11,7 @@ export class Strip {
   private cells = new Map<number, HTMLElement>();
   private expanded = new Set<number>();
   private current: HTMLElement | null = null;
+  private revealFrame = 0;
 
   constructor(private readonly model: Model, private readonly onPick: (dump: number) => void) {
     this.node = h('div', { cls: 'air-strip', role: 'navigation', aria: { label: 'passes' } });
@@ -112,12 +113,26 @@ export class Strip {
     this.current = this.cells.get(i) ?? null;
     if (this.current) {
       this.current.classList.add('air-current');
+      this.scheduleReveal();
+    }
+  }
+
+  /** Scroll the current cell into the strip's view, reading layout in the next frame only. */
+  private scheduleReveal(): void {
+    if (this.revealFrame !== 0) {
+      return;
+    }
+    this.revealFrame = requestAnimationFrame(() => {
+      this.revealFrame = 0;
+      if (!this.current || this.node.scrollHeight <= this.node.clientHeight) {
+        return;
+      }
       const r = this.current.getBoundingClientRect();
       const box = this.node.getBoundingClientRect();
       if (r.top < box.top || r.bottom > box.bottom) {
         this.node.scrollTop += r.top - box.top - box.height / 2;
       }
-    }
+    });
   }
 
   /** Draw search hits per pass as a bar inside each cell; counts are per snapshot. */

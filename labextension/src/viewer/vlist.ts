@@ -1,9 +1,14 @@
 // A virtualised list: fixed row height, only the rows in view (plus a margin) are in the DOM.
+// Rows are keyed: a row whose key is unchanged keeps its node, untouched, so scrolling adds only
+// the rows that come into view and stepping to a pass with the same lines redraws nothing.
+// Nothing here reads layout while drawing (the height comes from a ResizeObserver), so a step
+// costs one layout, not one forced per call.
 
-import { clear, h } from './dom';
+import { h } from './dom';
 
 export const ROW_HEIGHT = 18;
-const MARGIN = 12;
+const MARGIN = 3;
+const FALLBACK_HEIGHT = 520;
 
 export class VirtualList {
   readonly node: HTMLDivElement;
@@ -11,62 +16,124 @@ export class VirtualList {
   private readonly win: HTMLDivElement;
   private count = 0;
   private render: (i: number) => HTMLElement = () => h('div', null);
+  private keyOf: (i: number) => string = i => String(i);
   private first = -1;
   private last = -1;
   private frame = 0;
+  private height = 0;
+  /** Scroll offset last set or seen: read back from the node only on scroll events. */
+  private top = 0;
+  private shown = new Map<string, HTMLElement>();
 
   constructor(cls: string) {
     this.win = h('div', { cls: 'air-vwin' });
     this.spacer = h('div', { cls: 'air-vspace' }, this.win);
     this.node = h('div', { cls: `air-vlist ${cls}`, tabindex: -1 }, this.spacer);
     this.node.addEventListener('scroll', () => this.schedule());
+    if (typeof ResizeObserver !== 'undefined') {
+      new ResizeObserver(entries => {
+        const hgt = entries[entries.length - 1].contentRect.height;
+        if (hgt > 0 && Math.abs(hgt - this.height) >= 1) {
+          this.height = hgt;
+          this.schedule();
+        }
+      }).observe(this.node);
+    }
   }
 
   /** Replace the rows; scrolls so that row `top` is at the top of the view. */
-  set(count: number, render: (i: number) => HTMLElement, top = 0): void {
+  set(count: number, render: (i: number) => HTMLElement, keyOf: (i: number) => string, top = 0): void {
     this.count = count;
     this.render = render;
+    this.keyOf = keyOf;
     this.spacer.style.height = `${count * ROW_HEIGHT}px`;
-    this.node.scrollTop = Math.max(0, top) * ROW_HEIGHT;
-    this.paint(true);
+    this.scrollTo(Math.max(0, Math.min(top * ROW_HEIGHT, count * ROW_HEIGHT - this.viewHeight())));
   }
 
-  /** Redraw the visible rows (state they depend on changed). */
+  /** Redraw the visible rows (state they depend on changed: their keys say which). */
   refresh(): void {
     this.paint(true);
   }
 
   scrollToRow(i: number): void {
-    const view = this.node.clientHeight || 400;
-    this.node.scrollTop = Math.max(0, i * ROW_HEIGHT - view / 3);
+    this.scrollTo(Math.max(0, i * ROW_HEIGHT - this.viewHeight() / 3));
+  }
+
+  /**
+   * Draw the rows at offset px, then move the scrollbar there: the one layout that setting
+   * scrollTop forces comes after every change of the step, so the frame has none left to do.
+   */
+  private scrollTo(px: number): void {
+    const moved = px !== this.top;
+    this.top = px;
     this.paint(true);
+    if (moved) {
+      this.node.scrollTop = px;
+    }
+  }
+
+  private viewHeight(): number {
+    if (this.height === 0) {
+      this.height = this.node.clientHeight; // once, before the observer has reported
+    }
+    return this.height || FALLBACK_HEIGHT;
   }
 
   private schedule(): void {
     if (this.frame === 0) {
       this.frame = requestAnimationFrame(() => {
         this.frame = 0;
+        this.top = this.node.scrollTop;
         this.paint(false);
       });
     }
   }
 
   private paint(force: boolean): void {
-    const view = this.node.clientHeight || 480;
-    const top = this.node.scrollTop;
-    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - MARGIN);
-    const last = Math.min(this.count, Math.ceil((top + view) / ROW_HEIGHT) + MARGIN);
+    const first = Math.max(0, Math.floor(this.top / ROW_HEIGHT) - MARGIN);
+    const last = Math.min(this.count, Math.ceil((this.top + this.viewHeight()) / ROW_HEIGHT) + MARGIN);
     if (!force && first === this.first && last === this.last) {
       return;
     }
     this.first = first;
     this.last = last;
-    clear(this.win);
-    this.win.style.transform = `translateY(${first * ROW_HEIGHT}px)`;
-    const frag = document.createDocumentFragment();
+    const next = new Map<string, HTMLElement>();
+    const order: HTMLElement[] = [];
+    let kept = 0;
     for (let i = first; i < last; i++) {
-      frag.appendChild(this.render(i));
+      let key = this.keyOf(i);
+      if (next.has(key)) {
+        key = `${key}#${i}`; // keys are unique per row; this only guards against a bad keyOf
+      }
+      let el = this.shown.get(key);
+      if (el === undefined) {
+        el = this.render(i);
+      } else {
+        kept++;
+      }
+      next.set(key, el);
+      order.push(el);
     }
-    this.win.appendChild(frag);
+    if (kept === 0) {
+      this.win.textContent = ''; // a step to other lines: one removal, one insertion
+      this.win.append(...order);
+    } else {
+      for (const [key, el] of this.shown) {
+        if (next.get(key) !== el) {
+          el.remove();
+        }
+      }
+      // Kept nodes are already in order; new ones go in between without moving the kept ones.
+      let at = this.win.firstChild;
+      for (const el of order) {
+        if (el === at) {
+          at = at.nextSibling;
+        } else {
+          this.win.insertBefore(el, at);
+        }
+      }
+    }
+    this.shown = next;
+    this.win.style.transform = `translateY(${first * ROW_HEIGHT}px)`;
   }
 }

@@ -56,7 +56,9 @@ def test_timing_bars_show_pass_times(browser: Any, tmp_path: Path, softmax: dict
     untimed = next(d for d in softmax["dumps"] if d["ms"] is None)
     page.locator(f".air-cell[data-dump='{untimed['i']}']").click()
     assert page.locator(".air-passinfo .air-ms").count() == 0
-    assert "ms" not in (page.locator(f".air-cell[data-dump='{untimed['i']}']").get_attribute("title") or "")
+    assert "ms" not in (
+        page.locator(f".air-cell[data-dump='{untimed['i']}']").get_attribute("title") or ""
+    )
     page.close()
 
 

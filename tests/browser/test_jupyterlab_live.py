@@ -1,5 +1,5 @@
 """The live widget in a real JupyterLab with a real kernel: run the notebook, step with keys, read
-the pass and the diff, and add a note that reaches the kernel."""
+the pass and the diff, add a note that reaches the kernel, and see a note set by the kernel."""
 
 from __future__ import annotations
 
@@ -161,6 +161,16 @@ def test_live_widget_steps_and_notes_reach_the_kernel(browser: Any, lab: tuple[s
     printed.filter(has_text=NOTE).wait_for(timeout=LONG)
     notes = json.loads(printed.inner_text().split("NOTES", 1)[1])
     assert notes == [[k, line, NOTE]]
+    # and a note set from the kernel shows in the page, next to the one made there
+    code = (f"w = view.widget()\nw.notes = [*w.notes, "
+            f"{{'id': 'k1', 'dump': {k}, 'line': None, 'text': 'from the kernel', 'created': ''}}]")  # fmt: skip
+    cells.nth(3).locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(code)
+    page.keyboard.press("Control+Enter")
+    out.locator(".air-note-text", has_text="from the kernel").wait_for(timeout=LONG)
+    assert out.locator(".air-note-text").all_inner_texts() == [NOTE, "from the kernel"]
+    assert out.locator(".air-pos").inner_text() == f"#{k} ({k + 1}/{n})"  # the place is kept
     # the notebook's own shortcuts did not fire while the viewer had the keys: still 4 cells
     assert cells.count() == 4
     page.close()

@@ -57,11 +57,12 @@ def build_payload(
             lines = tl.lines(d)
             snapshots.append(tl.line_ids(d))
             srcmap.append([[i, ln] for i, ln in source_map(lines, src_file)] if source else [])
-        prev = tl.previous(d)
+        prev, following = tl.previous(d), tl.following(d)
         dumps.append({
             "i": d.index, "stage": stages.index(d.stage), "pass": d.pass_name, "arg": d.arg,
             "phase": d.phase, "scope": d.scope, "snap": snap_of[sid],
-            "prev": prev.index if prev is not None else -1, "changed": flags[d.index],
+            "prev": prev.index if prev is not None else -1,
+            "next": following.index if following is not None else -1, "changed": flags[d.index],
             "lines": len(snapshots[snap_of[sid]]), "truncated": d.truncated,
             "ms": _ms(tl.seconds(d)),
         })  # fmt: skip

@@ -166,7 +166,7 @@ class Viewer {
       h('span', { cls: 'air-stagename' }, p.stages[d.stage].name),
       h('span', { cls: 'air-passname' }, passLabel(d)),
       h('span', { cls: 'air-passfull' }, d.pass !== passLabel(d) ? `(${d.pass})` : ''),
-      h('span', { cls: `air-phase air-phase-${d.phase}` }, d.phase),
+      h('span', { cls: `air-phase air-phase-${d.phase}`, title: d.phase === 'before' && d.next >= 0 ? `IR printed before the pass; its output is #${d.next}, shown here` : '' }, d.phase === 'before' && d.next >= 0 ? `before → #${d.next}` : d.phase),
       h('span', { cls: 'air-scopename' }, d.scope),
       h('span', { cls: 'air-change' }, d.changed ? change : 'unchanged'),
       h('span', { cls: 'air-lines' }, `${p.snapshots[d.snap].length} lines${d.truncated ? ' (truncated)' : ''}`),

@@ -121,10 +121,22 @@ export class Model {
     return v;
   }
 
-  /** The previous state of the current dump's scope and the edit script from it (cached). */
+  /**
+   * The two states that show what dump `i`'s pass did (Timeline.change): the scope's previous
+   * state and the dump itself; for a Before dump (upstream Triton prints only those), the dump
+   * itself and the next state of its scope, which is the pass's output.
+   */
+  changeOf(i: number): [Dump | null, Dump] {
+    const d = this.p.dumps[i];
+    if (d.phase === 'before' && d.next >= 0) {
+      return [d, this.p.dumps[d.next]];
+    }
+    return [d.prev >= 0 ? this.p.dumps[d.prev] : null, d];
+  }
+
+  /** The state before the current dump's pass and the edit script to its output (cached). */
   currentDiff(): DiffEntry {
-    const d = this.p.dumps[this.cur];
-    const prevDump = d.prev >= 0 ? this.p.dumps[d.prev] : null;
+    const [prevDump, d] = this.changeOf(this.cur);
     const key = `${prevDump ? prevDump.snap : -1}>${d.snap}|${this.norm.dropLoc ? 1 : 0}${this.norm.canonSsa ? 1 : 0}`;
     let entry = this.diffs.get(key);
     if (entry) {

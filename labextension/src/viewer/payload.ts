@@ -14,6 +14,8 @@ export interface Dump {
   scope: string;
   snap: number;
   prev: number;
+  /** The next dump of the same scope (-1: none); a Before dump's pass output. */
+  next: number;
   changed: boolean;
   lines: number;
   truncated: boolean;
@@ -142,7 +144,7 @@ function checkStage(raw: unknown, k: number): Stage {
   };
 }
 
-function checkDump(raw: unknown, k: number, nStages: number, nSnaps: number): Dump {
+function checkDump(raw: unknown, k: number, nStages: number, nSnaps: number, nDumps: number): Dump {
   const where = `dumps[${k}]`;
   if (!isObj(raw)) {
     fail(where, 'an object', raw);
@@ -157,6 +159,7 @@ function checkDump(raw: unknown, k: number, nStages: number, nSnaps: number): Du
     scope: str(raw, 'scope', where, 'builtin.module'),
     snap: int(raw.snap, `${where}.snap`, 0, nSnaps - 1),
     prev: int(raw.prev, `${where}.prev`, -1, k - 1),
+    next: raw.next === undefined || raw.next === -1 ? -1 : int(raw.next, `${where}.next`, k + 1, nDumps - 1),
     changed: raw.changed === undefined ? true : raw.changed === true,
     lines: typeof raw.lines === 'number' ? raw.lines : 0,
     truncated: raw.truncated === true,
@@ -247,8 +250,9 @@ export function validatePayload(raw: unknown): Payload {
   const lines = checkLines(raw.lines);
   const snapshots = checkSnapshots(raw.snapshots, lines.length);
   const stages = arr(raw.stages, 'stages').map(checkStage);
-  const dumps = arr(raw.dumps, 'dumps').map((d, k) =>
-    checkDump(d, k, stages.length, snapshots.length)
+  const rawDumps = arr(raw.dumps, 'dumps');
+  const dumps = rawDumps.map((d, k) =>
+    checkDump(d, k, stages.length, snapshots.length, rawDumps.length)
   );
   const messages = arr(raw.messages ?? [], 'messages').map((m, k) =>
     checkMessage(m, k, dumps.length)

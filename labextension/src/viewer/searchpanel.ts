@@ -101,8 +101,9 @@ export class SearchPanel {
     const start = Math.max(0, order.findIndex(i => i > this.model.cur));
     for (let k = 0; k < order.length; k++) {
       const i = order[(start + k) % order.length];
-      const now = this.countAt(i, counts);
-      const before = this.countAt(this.model.p.dumps[i].prev, counts);
+      const [from, to] = this.model.changeOf(i);
+      const now = this.countAt(to.i, counts);
+      const before = from ? this.countAt(from.i, counts) : 0;
       if (appears ? now > 0 && before === 0 : now === 0 && before > 0) {
         this.events.onJump(i);
         return;

@@ -17,7 +17,12 @@ GRAMMAR_FILE = "mlir-grammar.json"
 
 def load_grammar() -> dict[str, Any]:
     """Return the shared MLIR grammar (rules in match order) as parsed JSON."""
-    text = resources.files("ascend_ir_lab").joinpath("static").joinpath(GRAMMAR_FILE).read_text("utf-8")
+    text = (
+        resources.files("ascend_ir_lab")
+        .joinpath("static")
+        .joinpath(GRAMMAR_FILE)
+        .read_text("utf-8")
+    )
     grammar: dict[str, Any] = json.loads(text)
     return grammar
 

@@ -61,12 +61,17 @@ def check_softmax(out: Path, llvm: bool) -> dict[str, object]:
     x = torch.randn(4096, 1000, device="cuda")
     y = torch.empty_like(x)
     args = (y, x, x.stride(0), y.stride(0), x.shape[1])
-    run = capture(kernel, (x.shape[0],), *args, BLOCK=1024, out=out / "softmax",
-                  llvm_dumps=llvm)
+    run = capture(kernel, (x.shape[0],), *args, BLOCK=1024, out=out / "softmax", llvm_dumps=llvm)
     err = (y - torch.softmax(x, dim=-1)).abs().max().item()
     us = time_us(lambda: kernel[(x.shape[0],)](*args, BLOCK=1024))
-    return {"kernel": "softmax", "run": str(run.path), "max_error": err, "tolerance": 1e-5,
-            "us_per_launch": us, "launch": run.manifest["extra"]["launch"]}
+    return {
+        "kernel": "softmax",
+        "run": str(run.path),
+        "max_error": err,
+        "tolerance": 1e-5,
+        "us_per_launch": us,
+        "launch": run.manifest["extra"]["launch"],
+    }
 
 
 def check_attention(out: Path, llvm: bool) -> dict[str, object]:
@@ -82,15 +87,22 @@ def check_attention(out: Path, llvm: bool) -> dict[str, object]:
     scale = 1 / math.sqrt(d)
     grid = ((n + 63) // 64, bh)
     meta = {"BLOCK_M": 64, "BLOCK_N": 64, "HEAD_DIM": d}
-    run = capture(kernel, grid, q, k, v, o, scale, n, out=out / "attention", llvm_dumps=llvm,
-                  **meta)
+    run = capture(
+        kernel, grid, q, k, v, o, scale, n, out=out / "attention", llvm_dumps=llvm, **meta
+    )
     ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=scale)
     err = (o.float() - ref.float()).abs().max().item()
     us = time_us(lambda: kernel[grid](q, k, v, o, scale, n, **meta))
     flops = 4 * bh * n * n * d
-    return {"kernel": "attention", "run": str(run.path), "max_error": err, "tolerance": 2e-2,
-            "us_per_launch": us, "tflops": flops / us / 1e6,
-            "launch": run.manifest["extra"]["launch"]}
+    return {
+        "kernel": "attention",
+        "run": str(run.path),
+        "max_error": err,
+        "tolerance": 2e-2,
+        "us_per_launch": us,
+        "tflops": flops / us / 1e6,
+        "launch": run.manifest["extra"]["launch"],
+    }
 
 
 def main() -> int:
@@ -107,8 +119,10 @@ def main() -> int:
     if not torch.cuda.is_available():
         print("gpu_check: no CUDA device here; nothing to launch", file=sys.stderr)
         return 2
-    print(f"device {torch.cuda.get_device_name()}  triton {triton.__version__}  "
-          f"torch {torch.__version__}")
+    print(
+        f"device {torch.cuda.get_device_name()}  triton {triton.__version__}  "
+        f"torch {torch.__version__}"
+    )
     args.out.mkdir(parents=True, exist_ok=True)
     results, ok = [], True
     for check in (check_softmax, check_attention):
@@ -120,10 +134,12 @@ def main() -> int:
         good = bool(result["launch"]["launched"]) and result["max_error"] <= result["tolerance"]  # type: ignore[index,operator]
         ok &= good
         verdict = "OK " if good else "BAD"
-        print(f"{result['kernel']:<10} {verdict} max|err| {result['max_error']:.2e}"
-              f"  {result['us_per_launch']:.1f} us/launch  dumps {result['dumps']} "
-              f"(total {sum(result['dumps'].values())})  run {result['run_mb']} MB  "  # type: ignore[union-attr]
-              f"capture {result['seconds_with_capture']} s  grid {result['launch']['grid']}")  # type: ignore[index]
+        print(
+            f"{result['kernel']:<10} {verdict} max|err| {result['max_error']:.2e}"
+            f"  {result['us_per_launch']:.1f} us/launch  dumps {result['dumps']} "
+            f"(total {sum(result['dumps'].values())})  run {result['run_mb']} MB  "  # type: ignore[union-attr]
+            f"capture {result['seconds_with_capture']} s  grid {result['launch']['grid']}"
+        )  # type: ignore[index]
         results.append(result)
     (args.out / "gpu_check.json").write_text(json.dumps(results, indent=2, default=str) + "\n")
     return 0 if ok else 1

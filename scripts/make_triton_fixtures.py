@@ -27,8 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 KERNELS = ROOT / "tests" / "kernels" / "upstream"
 GZIP_OVER = 600 * 1024
 OPT_INPUT = "opt/softmax_linalg.mlir"
-OPT_PIPELINE = ("builtin.module(convert-arith-to-hfusion,convert-math-to-hfusion,"
-                "convert-linalg-to-hfusion,canonicalize,cse,convert-hfusion-to-hivm,canonicalize)")
+OPT_PIPELINE = (
+    "builtin.module(convert-arith-to-hfusion,convert-math-to-hfusion,"
+    "convert-linalg-to-hfusion,canonicalize,cse,convert-hfusion-to-hivm,canonicalize)"
+)
 OPT_FAILING = "builtin.module(func.func(convert-elementwise-to-linalg),convert-linalg-to-hfusion)"
 # (kernel, target, env of the raw run, what its stderr is called or None)
 DUMP = {"MLIR_ENABLE_DUMP": "1"}
@@ -44,8 +46,7 @@ COMMANDS: list[str] = []
 
 def clean_env(extra: dict[str, str]) -> dict[str, str]:
     """This environment without any Triton/MLIR/LLVM switch, plus `extra`."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("TRITON_", "MLIR_", "LLVM_"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TRITON_", "MLIR_", "LLVM_"))}
     return {**env, **extra}
 
 
@@ -53,8 +54,13 @@ def tag(kernel: str, target: str) -> str:
     return f"{kernel}.{target.replace(':', '')}"
 
 
-def raw_run(out: Path, kernel: str, target: str, switches: dict[str, str], stderr_name: str | None,
-            ) -> None:
+def raw_run(
+    out: Path,
+    kernel: str,
+    target: str,
+    switches: dict[str, str],
+    stderr_name: str | None,
+) -> None:
     """One compile in a child process with exactly `switches` set."""
     with tempfile.TemporaryDirectory(prefix="triton-fixture-") as tmp:
         env = clean_env({**switches, "TRITON_CACHE_DIR": tmp})
@@ -91,8 +97,9 @@ def child(kernel: str, target: str, out: Path) -> None:
     full = {**sig, **{k: "constexpr" for k in consts}}
     attrs = {(i,): [["tt.divisibility", 16]] for i, t in enumerate(full.values()) if t[0] == "*"}
     backend, arch, warp = parse_target(target)
-    compiled = triton.compile(ASTSource(fn, full, constexprs=consts, attrs=attrs),
-                              target=GPUTarget(backend, arch, warp))
+    compiled = triton.compile(
+        ASTSource(fn, full, constexprs=consts, attrs=attrs), target=GPUTarget(backend, arch, warp)
+    )
     for ext in ("ttir", "ttgir", "llir", "ptx", "amdgcn"):
         if ext in compiled.asm:
             (out / f"{tag(kernel, target)}.{ext}").write_text(compiled.asm[ext])
@@ -106,11 +113,19 @@ def make_runs(out: Path) -> None:
         spec, sig, consts = compile_spec(str(KERNELS / f"{kernel}.py"))
         name = f"{tag(kernel, target)}" + ("" if llvm else ".mlir-only")
         folder = out / "runs" / name
-        compile_kernel(spec, signature=sig, constexprs=consts, target=target,
-                       llvm_dumps=llvm, out=folder, name=name)
+        compile_kernel(
+            spec,
+            signature=sig,
+            constexprs=consts,
+            target=target,
+            llvm_dumps=llvm,
+            out=folder,
+            name=name,
+        )
         tidy_run(folder)
-        COMMANDS.append(f"compile_kernel({spec!r}, target={target!r}, llvm_dumps={llvm}) "
-                        f"-> runs/{name}")
+        COMMANDS.append(
+            f"compile_kernel({spec!r}, target={target!r}, llvm_dumps={llvm}) -> runs/{name}"
+        )
 
 
 def tidy_run(folder: Path) -> None:
@@ -132,23 +147,49 @@ def make_opt(out: Path, tool: str) -> None:
     source = out / OPT_INPUT
     for name, pipeline in (("after-all", OPT_PIPELINE), ("failed", OPT_FAILING)):
         log = out / "opt" / f"bishengir-opt.{name}.log"
-        argv = [str(exe), str(source), f"--pass-pipeline={pipeline}",
-                "--mlir-print-ir-after-all", "--mlir-timing", "-o", os.devnull]
+        argv = [
+            str(exe),
+            str(source),
+            f"--pass-pipeline={pipeline}",
+            "--mlir-print-ir-after-all",
+            "--mlir-timing",
+            "-o",
+            os.devnull,
+        ]
         with open(log, "wb") as fh:
-            subprocess.run(argv, stdout=fh, stderr=subprocess.STDOUT, env=clean_env({}),
-                           cwd=source.parent, timeout=300, check=False)
-        COMMANDS.append(f"bishengir-opt {OPT_INPUT} '--pass-pipeline={pipeline}' "
-                        f"--mlir-print-ir-after-all --mlir-timing -o /dev/null > {log.name} 2>&1")
-    run_opt(exe, source, OPT_PIPELINE, out=out / "runs" / "softmax_linalg.bishengir-opt",
-            name="softmax_linalg.bishengir-opt")
-    COMMANDS.append(f"run_opt('bishengir-opt', {OPT_INPUT!r}, OPT_PIPELINE) "
-                    "-> runs/softmax_linalg.bishengir-opt")
+            subprocess.run(
+                argv,
+                stdout=fh,
+                stderr=subprocess.STDOUT,
+                env=clean_env({}),
+                cwd=source.parent,
+                timeout=300,
+                check=False,
+            )
+        COMMANDS.append(
+            f"bishengir-opt {OPT_INPUT} '--pass-pipeline={pipeline}' "
+            f"--mlir-print-ir-after-all --mlir-timing -o /dev/null > {log.name} 2>&1"
+        )
+    run_opt(
+        exe,
+        source,
+        OPT_PIPELINE,
+        out=out / "runs" / "softmax_linalg.bishengir-opt",
+        name="softmax_linalg.bishengir-opt",
+    )
+    COMMANDS.append(
+        f"run_opt('bishengir-opt', {OPT_INPUT!r}, OPT_PIPELINE) "
+        "-> runs/softmax_linalg.bishengir-opt"
+    )
 
 
 def gzip_file(path: Path) -> Path:
     target = path.with_name(path.name + ".gz")
-    with open(path, "rb") as src, open(target, "wb") as raw, \
-            gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as dst:
+    with (
+        open(path, "rb") as src,
+        open(target, "wb") as raw,
+        gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as dst,
+    ):
         shutil.copyfileobj(src, dst)
     path.unlink()
     return target
@@ -169,8 +210,11 @@ def version(dist: str) -> str:
 def write_manifest(out: Path, part: str) -> None:
     manifest = out / "MANIFEST.md"
     old = manifest.read_text() if manifest.is_file() else ""
-    keep = old.split("<!-- commands -->")[1].split("<!-- /commands -->")[0] if \
-        "<!-- commands -->" in old else ""
+    keep = (
+        old.split("<!-- commands -->")[1].split("<!-- /commands -->")[0]
+        if "<!-- commands -->" in old
+        else ""
+    )
     sections = {p: s for p, s in _sections(keep).items() if p != part}
     sections[part] = "\n".join(f"    {c}" for c in COMMANDS)
     rows = []

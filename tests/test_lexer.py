@@ -14,7 +14,13 @@ from pygments.token import Error, Token
 from ascend_ir_lab.lexer import MLIRLexer, load_grammar
 
 DATA = Path(__file__).resolve().parent / "data" / "ascend"
-FIXTURES = ["vadd.ttir", "matmul.ttadapter", "attention.ttir", "failed.log", "vadd.bishengir.log.gz"]
+FIXTURES = [
+    "vadd.ttir",
+    "matmul.ttadapter",
+    "attention.ttir",
+    "failed.log",
+    "vadd.bishengir.log.gz",
+]
 
 
 def read(name: str) -> str:
@@ -58,7 +64,7 @@ def kinds(line: str) -> list[tuple[str, str]]:
 
 
 def test_tokens_of_a_hivm_line() -> None:
-    line = '  hivm.hir.set_flag[<PIPE_M>, <PIPE_FIX>, <EVENT_ID0>] loc(#loc3) // sync'
+    line = "  hivm.hir.set_flag[<PIPE_M>, <PIPE_FIX>, <EVENT_ID0>] loc(#loc3) // sync"
     got = kinds(line)
     assert got[0] == ("Token.Name.Builtin", "hivm.hir.set_flag")
     assert ("Token.Keyword", "loc") in got
@@ -84,8 +90,12 @@ def test_grammar_is_portable_to_javascript() -> None:
     for rule in load_grammar()["rules"]:
         rx = rule["regex"]
         re.compile(rx)
-        assert "(?P" not in rx and "(?<" not in rx and "\\b" not in rx and "\\A" not in rx, rule["name"]
-        assert re.compile(rx).groups == 0, f"{rule['name']}: capture groups break the combined regex"
+        assert "(?P" not in rx and "(?<" not in rx and "\\b" not in rx and "\\A" not in rx, rule[
+            "name"
+        ]
+        assert re.compile(rx).groups == 0, (
+            f"{rule['name']}: capture groups break the combined regex"
+        )
         assert not re.fullmatch(rx, ""), f"{rule['name']} matches the empty string"
         assert Token.__class__  # token names resolve
     assert load_grammar()["rules"][-1]["regex"] == "[\\s\\S]"

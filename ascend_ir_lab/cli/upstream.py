@@ -23,12 +23,17 @@ def register(subparsers: Any) -> None:
 
 def _register_triton(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "triton-compile", help="cross-compile a kernel with upstream Triton (cuda/hip) into a Run",
+        "triton-compile",
+        help="cross-compile a kernel with upstream Triton (cuda/hip) into a Run",
         description="Stages ttir, ttgir, llir, ptx (amdgcn for hip), each with its per-pass "
-                    "dumps and timings. No GPU needed. Upstream Triton lives in its own venv "
-                    f"(extra 'gpu'); --python (or ${GPU_PYTHON_ENV}) runs the compile there.")
-    p.add_argument("kernel", metavar="FILE.py[::KERNEL]",
-                   help="without ::KERNEL the file's COMPILE dict names kernel and signature")
+        "dumps and timings. No GPU needed. Upstream Triton lives in its own venv "
+        f"(extra 'gpu'); --python (or ${GPU_PYTHON_ENV}) runs the compile there.",
+    )
+    p.add_argument(
+        "kernel",
+        metavar="FILE.py[::KERNEL]",
+        help="without ::KERNEL the file's COMPILE dict names kernel and signature",
+    )
     p.add_argument("--signature", help="x_ptr=*fp32,n=i32,... (default: the file's COMPILE)")
     p.add_argument("--constexpr", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--target", default="cuda:90", help="cuda:90 (default), cuda:80, hip:gfx942")
@@ -46,14 +51,21 @@ def _register_triton(subparsers: Any) -> None:
 
 def _register_opt(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "opt", help="run an MLIR opt tool with --mlir-print-ir-after-all into a Run",
+        "opt",
+        help="run an MLIR opt tool with --mlir-print-ir-after-all into a Run",
         description="TOOL is a name on $PATH (or shipped by a pip package, e.g. bishengir-opt) "
-                    "or a path: bishengir-opt, triton-opt, mlir-opt, iree-opt...")
+        "or a path: bishengir-opt, triton-opt, mlir-opt, iree-opt...",
+    )
     p.add_argument("tool", metavar="TOOL")
     p.add_argument("input", metavar="INPUT.mlir")
     p.add_argument("--pass-pipeline", help="e.g. 'builtin.module(canonicalize,cse)'")
-    p.add_argument("--tool-arg", action="append", default=[], metavar="ARG",
-                   help="extra argument for the tool (repeatable), e.g. --tool-arg=-cse")
+    p.add_argument(
+        "--tool-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra argument for the tool (repeatable), e.g. --tool-arg=-cse",
+    )
     p.add_argument("--no-timing", action="store_true", help="do not pass --mlir-timing")
     p.add_argument("--name")
     p.add_argument("-o", "--out", metavar="DIR", help="the Run folder")
@@ -79,12 +91,25 @@ def triton_compile(args: argparse.Namespace) -> int:
 
         raise InputError(f"{args.kernel}: --signature is needed (e.g. x_ptr=*fp32,n=i32)")
     consts.update(parse_constexprs(args.constexpr))
-    options = {k: v for k, v in (("num_warps", getattr(args, "num_warps", None)),
-                                 ("num_stages", getattr(args, "num_stages", None))) if v}
-    run = tu.compile_kernel(kernel, signature=signature, constexprs=consts, target=args.target,
-                            options=options, name=args.name, out=args.out,
-                            llvm_dumps=not getattr(args, "no_llvm_dumps", False),
-                            timings=not getattr(args, "no_timings", False))
+    options = {
+        k: v
+        for k, v in (
+            ("num_warps", getattr(args, "num_warps", None)),
+            ("num_stages", getattr(args, "num_stages", None)),
+        )
+        if v
+    }
+    run = tu.compile_kernel(
+        kernel,
+        signature=signature,
+        constexprs=consts,
+        target=args.target,
+        options=options,
+        name=args.name,
+        out=args.out,
+        llvm_dumps=not getattr(args, "no_llvm_dumps", False),
+        timings=not getattr(args, "no_timings", False),
+    )
     return _report(run, args.json)
 
 
@@ -92,8 +117,16 @@ def opt(args: argparse.Namespace) -> int:
     """Handler of `opt`."""
     from ascend_ir_lab.toolchains.opt import run_opt
 
-    run = run_opt(args.tool, args.input, args.pass_pipeline, extra_args=args.tool_arg,
-                  timing=not args.no_timing, name=args.name, out=args.out, timeout=args.timeout)
+    run = run_opt(
+        args.tool,
+        args.input,
+        args.pass_pipeline,
+        extra_args=args.tool_arg,
+        timing=not args.no_timing,
+        name=args.name,
+        out=args.out,
+        timeout=args.timeout,
+    )
     return _report(run, args.json)
 
 
@@ -127,8 +160,11 @@ def _compile_elsewhere(python: str, args: argparse.Namespace) -> int:
     for flag in ("num_warps", "num_stages"):
         if getattr(args, flag, None):
             argv.append(f"--{flag.replace('_', '-')}={getattr(args, flag)}")
-    argv += [f"--{f.replace('_', '-')}" for f in ("no_llvm_dumps", "no_timings")
-             if getattr(args, f, False)]
+    argv += [
+        f"--{f.replace('_', '-')}"
+        for f in ("no_llvm_dumps", "no_timings")
+        if getattr(args, f, False)
+    ]
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-") as tmp:
         compile_in(python, argv, log=Path(tmp) / "compile.log", timeout=args.timeout)
     return _report(Run(out), args.json)
@@ -141,6 +177,8 @@ def _report(run: Any, as_json: bool) -> int:
     print(f"{run.path}: {run.manifest['status']['text']}")
     for stage in run.stages:
         timed = len(stage.get("timings") or {})
-        print(f"  {stage['name']:<14} exit {stage['returncode']:>3}  {stage['seconds']:7.2f} s  "
-              f"{stage['log']}" + (f"  ({timed} timed passes)" if timed else ""))
+        print(
+            f"  {stage['name']:<14} exit {stage['returncode']:>3}  {stage['seconds']:7.2f} s  "
+            f"{stage['log']}" + (f"  ({timed} timed passes)" if timed else "")
+        )
     return 0 if run.status in ("ok", "ir-complete-no-binary") else 1

@@ -94,7 +94,14 @@ def _pass_rows(payload: dict[str, Any]) -> list[str]:
         k = d.get("stage", 0)
         stage = stages[k].get("name", "") if 0 <= k < len(stages) else ""
         state = "failed" if d.get("phase") == "failed" else "changed" if d.get("changed") else ""
-        cells = (d.get("i"), stage, d.get("arg") or d.get("pass"), d.get("phase"), d.get("scope"), state)
+        cells = (
+            d.get("i"),
+            stage,
+            d.get("arg") or d.get("pass"),
+            d.get("phase"),
+            d.get("scope"),
+            state,
+        )
         rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
     return rows
 

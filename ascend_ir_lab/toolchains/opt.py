@@ -26,8 +26,12 @@ from ascend_ir_lab.toolchains.upstream_timing import stage_timings
 PRINT_AFTER_ALL = "--mlir-print-ir-after-all"
 TIMING = "--mlir-timing"
 # Where an opt tool comes from when it is not on $PATH (named in the error).
-PACKAGES = {"bishengir-opt": "ascendnpu-ir", "triton-opt": "triton (built from source)",
-            "mlir-opt": "mlir (an LLVM build)", "iree-opt": "iree-base-compiler"}
+PACKAGES = {
+    "bishengir-opt": "ascendnpu-ir",
+    "triton-opt": "triton (built from source)",
+    "mlir-opt": "mlir (an LLVM build)",
+    "iree-opt": "iree-base-compiler",
+}
 
 
 def find_opt_tool(tool: str | os.PathLike[str]) -> Path:
@@ -52,8 +56,15 @@ def find_opt_tool(tool: str | os.PathLike[str]) -> Path:
 def tool_flags(tool: Path) -> frozenset[str]:
     """The `--flags` the tool's --help lists (empty when --help cannot be run)."""
     try:
-        out = subprocess.run([str(tool), "--help"], capture_output=True, text=True, timeout=60,
-                             env=tool_env(), stdin=subprocess.DEVNULL, check=False)
+        out = subprocess.run(
+            [str(tool), "--help"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=tool_env(),
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return frozenset()
     words = (w.split("=", 1)[0] for w in out.stdout.split())
@@ -64,8 +75,15 @@ def tool_flags(tool: Path) -> frozenset[str]:
 def tool_version(tool: Path) -> str | None:
     """First line of `tool --version`."""
     try:
-        out = subprocess.run([str(tool), "--version"], capture_output=True, text=True,
-                             timeout=60, env=tool_env(), stdin=subprocess.DEVNULL, check=False)
+        out = subprocess.run(
+            [str(tool), "--version"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=tool_env(),
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     lines = (out.stdout or out.stderr).strip().splitlines()
@@ -103,12 +121,16 @@ def run_opt(
     if not source.is_file():
         raise InputError(f"{source}: no such MLIR file")
     stage = exe.name
-    writer = RunWriter.create(name or f"{source.stem}-{stage}", {
-        "toolchain": "opt",
-        "target": stage,
-        "kernel": {"name": source.stem, "source": None},
-        "versions": {stage: tool_version(exe)},
-    }, out)
+    writer = RunWriter.create(
+        name or f"{source.stem}-{stage}",
+        {
+            "toolchain": "opt",
+            "target": stage,
+            "kernel": {"name": source.stem, "source": None},
+            "versions": {stage: tool_version(exe)},
+        },
+        out,
+    )
     copied = writer.artifact_path(f"input{source.suffix or '.mlir'}")
     shutil.copyfile(source, copied)
     output = writer.artifact_path(f"output{source.suffix or '.mlir'}")
@@ -122,22 +144,35 @@ def run_opt(
     writer.set("env", relevant_env(env))
     writer.set_extra("input", source.name)
     writer.set_extra("timing", "on" if use_timing else ("not supported" if timing else "off"))
-    result = run_logged(command, log=writer.log_path(stage), env=env, timeout=timeout,
-                        package=PACKAGES.get(stage, stage))
+    result = run_logged(
+        command,
+        log=writer.log_path(stage),
+        env=env,
+        timeout=timeout,
+        package=PACKAGES.get(stage, stage),
+    )
     ok = result.returncode == 0 and output.is_file()
-    writer.add_stage({
-        "name": stage, "log": writer.relative(result.log),
-        "artifact": writer.relative(output) if ok else None,
-        "command": result.command, "returncode": result.returncode,
-        "seconds": round(result.seconds, 4), "timings": stage_timings(result.log),
-    })
+    writer.add_stage(
+        {
+            "name": stage,
+            "log": writer.relative(result.log),
+            "artifact": writer.relative(output) if ok else None,
+            "command": result.command,
+            "returncode": result.returncode,
+            "seconds": round(result.seconds, 4),
+            "timings": stage_timings(result.log),
+        }
+    )
     if ok:
         return writer.finish("ok", "pipeline finished")
     run = writer.finish("compile-error", f"{stage} exited with code {result.returncode}")
     if check:
-        raise CompilerError(result.command, result.returncode,
-                            f"{_diagnostics(result.log)}{result.tail(12)}\n  run: {run.path}",
-                            stage=stage)
+        raise CompilerError(
+            result.command,
+            result.returncode,
+            f"{_diagnostics(result.log)}{result.tail(12)}\n  run: {run.path}",
+            stage=stage,
+        )
     return run
 
 

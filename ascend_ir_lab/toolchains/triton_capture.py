@@ -92,10 +92,15 @@ class StageRecorder:
         with capture_fds(log):
             result = fn(src, metadata)
         self.binary = self._keep(name, result)
-        self.writer.set_extra("binary", {"stage": name,
-                                         "artifact": self.writer.relative(self.binary),
-                                         "log": self.writer.relative(log),
-                                         "seconds": round(time.perf_counter() - start, 4)})
+        self.writer.set_extra(
+            "binary",
+            {
+                "stage": name,
+                "artifact": self.writer.relative(self.binary),
+                "log": self.writer.relative(log),
+                "seconds": round(time.perf_counter() - start, 4),
+            },
+        )
         return result
 
     def _keep(self, ext: str, output: Any) -> Path:
@@ -106,8 +111,9 @@ class StageRecorder:
             path.write_text(str(output))
         return path
 
-    def _record(self, name: str, log: Path, artifact: Path | None, start: float,
-                returncode: int) -> None:
+    def _record(
+        self, name: str, log: Path, artifact: Path | None, start: float, returncode: int
+    ) -> None:
         record = {
             "name": name,
             "log": self.writer.relative(log),
@@ -122,8 +128,14 @@ class StageRecorder:
 
 
 @contextlib.contextmanager
-def recording(writer: RunWriter, kernel_name: str, command: Sequence[str], *,
-              llvm_dumps: bool = True, timings: bool = True) -> Iterator[StageRecorder]:
+def recording(
+    writer: RunWriter,
+    kernel_name: str,
+    command: Sequence[str],
+    *,
+    llvm_dumps: bool = True,
+    timings: bool = True,
+) -> Iterator[StageRecorder]:
     """Every Triton compile inside the block is recorded into `writer`'s Run.
 
     The environment, Triton's stage hook and fds 1/2 are restored exactly afterwards; the

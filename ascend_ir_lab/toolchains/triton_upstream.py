@@ -39,9 +39,18 @@ from ascend_ir_lab.toolchains.ttir_stage import (
 
 TARGETS = ("cuda:90", "cuda:80", "hip:gfx942")
 _DTYPES = {
-    "float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float64": "fp64",
-    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8",
-    "bool": "i1", "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5",
+    "float32": "fp32",
+    "float16": "fp16",
+    "bfloat16": "bf16",
+    "float64": "fp64",
+    "int8": "i8",
+    "int16": "i16",
+    "int32": "i32",
+    "int64": "i64",
+    "uint8": "u8",
+    "bool": "i1",
+    "float8_e4m3fn": "fp8e4nv",
+    "float8_e5m2": "fp8e5",
 }
 _OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion")
 
@@ -61,8 +70,10 @@ def parse_target(text: str) -> tuple[str, int | str, int]:
         return backend, int(arch), 32
     if backend == "hip" and sep and arch.startswith("gfx"):
         return backend, arch, 64
-    raise InputError(f"--target {text!r}: expected cuda:<capability> or hip:<gfx arch> "
-                     f"(e.g. {', '.join(TARGETS)})")
+    raise InputError(
+        f"--target {text!r}: expected cuda:<capability> or hip:<gfx arch> "
+        f"(e.g. {', '.join(TARGETS)})"
+    )
 
 
 def require_upstream_triton() -> None:
@@ -70,9 +81,11 @@ def require_upstream_triton() -> None:
     if importlib.util.find_spec("triton") is None:
         raise ToolNotFoundError("upstream triton", "triton  (in its own venv: extra 'gpu')")
     if importlib.util.find_spec("triton.backends.ascend") is not None:
-        raise InputError("the `triton` of this environment is triton-ascend; upstream Triton "
-                         "needs its own venv (python -m venv .venv-gpu && .venv-gpu/bin/pip "
-                         "install triton), then pass --python .venv-gpu/bin/python")
+        raise InputError(
+            "the `triton` of this environment is triton-ascend; upstream Triton "
+            "needs its own venv (python -m venv .venv-gpu && .venv-gpu/bin/pip "
+            "install triton), then pass --python .venv-gpu/bin/python"
+        )
 
 
 def compile_kernel(
@@ -98,16 +111,35 @@ def compile_kernel(
     fn = load_kernel(kernel) if isinstance(kernel, str) else kernel
     sig = parse_signature(signature)
     consts = parse_constexprs(constexprs)
-    writer = _start(fn, sig, consts, target, name, out, command=_cli_command(kernel, sig,
-                                                                             consts, target))
+    writer = _start(
+        fn, sig, consts, target, name, out, command=_cli_command(kernel, sig, consts, target)
+    )
     writer.set_extra("launch", {"launched": False, "reason": "cross-compile"})
-    return _compile(writer, fn, sig, consts, target, dict(options or {}), assume_aligned,
-                    llvm_dumps, timings, check)
+    return _compile(
+        writer,
+        fn,
+        sig,
+        consts,
+        target,
+        dict(options or {}),
+        assume_aligned,
+        llvm_dumps,
+        timings,
+        check,
+    )
 
 
-def capture(kernel: Any, grid: Any, *args: Any, target: str | None = None,
-            name: str | None = None, out: str | os.PathLike[str] | None = None,
-            llvm_dumps: bool = True, timings: bool = True, **kwargs: Any) -> Run:
+def capture(
+    kernel: Any,
+    grid: Any,
+    *args: Any,
+    target: str | None = None,
+    name: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    llvm_dumps: bool = True,
+    timings: bool = True,
+    **kwargs: Any,
+) -> Run:
     """Launch `kernel[grid](*args, **kwargs)` on this host's GPU and record it, or, with no
     such GPU (or CPU arguments), cross-compile it for `target` (default cuda:90)."""
     require_upstream_triton()
@@ -122,11 +154,11 @@ def capture(kernel: Any, grid: Any, *args: Any, target: str | None = None,
         why = "no GPU on this host" if device is None else f"arguments on the host or {device}"
         writer.set_extra("launch", {**record, "launched": False, "reason": why})
         options = {k: v for k, v in kwargs.items() if k in _OPTION_NAMES}
-        return _compile(writer, fn, sig, consts, target, options, True, llvm_dumps, timings,
-                        True)
+        return _compile(writer, fn, sig, consts, target, options, True, llvm_dumps, timings, True)
     start = time.perf_counter()
-    with recording(writer, _kernel_name(fn), [sys.executable, "<cell>"],
-                   llvm_dumps=llvm_dumps, timings=timings):
+    with recording(
+        writer, _kernel_name(fn), [sys.executable, "<cell>"], llvm_dumps=llvm_dumps, timings=timings
+    ):
         try:
             fn[grid](*args, **kwargs)
             _synchronize(args)
@@ -134,8 +166,15 @@ def capture(kernel: Any, grid: Any, *args: Any, target: str | None = None,
             writer.set_extra("launch", {**record, "launched": False, "error": str(exc)})
             writer.finish("compile-error", f"launch failed: {exc}")
             raise
-    writer.set_extra("launch", {**record, "launched": True, "device": _device_name(),
-                                "seconds": round(time.perf_counter() - start, 4)})
+    writer.set_extra(
+        "launch",
+        {
+            **record,
+            "launched": True,
+            "device": _device_name(),
+            "seconds": round(time.perf_counter() - start, 4),
+        },
+    )
     writer.set("versions", versions(target))
     return writer.finish("ok")
 
@@ -151,8 +190,9 @@ def active_target() -> str | None:
     return f"{tgt.backend}:{tgt.arch}"
 
 
-def signature_from_args(fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
-                        ) -> tuple[dict[str, str], dict[str, Any]]:
+def signature_from_args(
+    fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
+) -> tuple[dict[str, str], dict[str, Any]]:
     """Triton signature and constexprs of a call: tensors -> '*fp32', ints -> 'i32', ..."""
     names = list(getattr(fn, "arg_names", []))
     if len(args) > len(names):
@@ -172,8 +212,9 @@ def signature_from_args(fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
     return sig, consts
 
 
-def launch_record(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
-                  ) -> dict[str, Any]:
+def launch_record(
+    fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
+) -> dict[str, Any]:
     """Grid and arguments of a launch, as run.json keeps them (no tensor data)."""
     names = list(getattr(fn, "arg_names", []))
     described = [_describe(n, v) for n, v in zip(names, args, strict=False)]
@@ -196,15 +237,25 @@ def versions(target: str) -> dict[str, str | None]:
     return found
 
 
-def compile_in(python: str, argv: Sequence[str], *, log: os.PathLike[str] | str,
-               timeout: float = DEFAULT_TIMEOUT_S) -> int:
+def compile_in(
+    python: str,
+    argv: Sequence[str],
+    *,
+    log: os.PathLike[str] | str,
+    timeout: float = DEFAULT_TIMEOUT_S,
+) -> int:
     """Run `ascend-ir-lab ARGV...` under another interpreter (the upstream-Triton venv)."""
     from pathlib import Path
 
     from ascend_ir_lab.toolchains.env import tool_env
 
-    result = run_logged([python, "-m", "ascend_ir_lab", *argv], log=Path(log), env=tool_env(),
-                        timeout=timeout, package="triton (in the interpreter given by --python)")
+    result = run_logged(
+        [python, "-m", "ascend_ir_lab", *argv],
+        log=Path(log),
+        env=tool_env(),
+        timeout=timeout,
+        package="triton (in the interpreter given by --python)",
+    )
     if result.returncode != 0:
         raise CompilerError(result.command, result.returncode, result.tail(30))
     return 0
@@ -226,49 +277,82 @@ def compile_spec(path: str) -> tuple[str, dict[str, str], dict[str, Any]]:
     loader.loader.exec_module(module)
     spec = getattr(module, "COMPILE", None)
     if not isinstance(spec, dict) or "kernel" not in spec:
-        raise InputError(f"{file}: no COMPILE dict naming the kernel; use {file}::KERNEL "
-                         "with --signature")
-    return (f"{file}::{spec['kernel']}", parse_signature(spec.get("signature", {})),
-            parse_constexprs(spec.get("constexprs")))
+        raise InputError(
+            f"{file}: no COMPILE dict naming the kernel; use {file}::KERNEL with --signature"
+        )
+    return (
+        f"{file}::{spec['kernel']}",
+        parse_signature(spec.get("signature", {})),
+        parse_constexprs(spec.get("constexprs")),
+    )
 
 
 # -- internals ---------------------------------------------------------------------------
 
 
-def _start(fn: Any, sig: dict[str, str], consts: dict[str, Any], target: str,
-           name: str | None, out: Any, command: list[str]) -> RunWriter:
+def _start(
+    fn: Any,
+    sig: dict[str, str],
+    consts: dict[str, Any],
+    target: str,
+    name: str | None,
+    out: Any,
+    command: list[str],
+) -> RunWriter:
     parse_target(target)
     kernel_name = _kernel_name(fn)
     text, first_line, filename = kernel_source(fn)
-    writer = RunWriter.create(name or f"{kernel_name}-{target.replace(':', '')}", {
-        "toolchain": "triton",
-        "target": target,
-        "kernel": {"name": kernel_name, "source": "source.py", "first_line": first_line,
-                   "signature": sig, "constexprs": consts},
-        "versions": {"triton": _dist_version("triton")},
-    }, out)
+    writer = RunWriter.create(
+        name or f"{kernel_name}-{target.replace(':', '')}",
+        {
+            "toolchain": "triton",
+            "target": target,
+            "kernel": {
+                "name": kernel_name,
+                "source": "source.py",
+                "first_line": first_line,
+                "signature": sig,
+                "constexprs": consts,
+            },
+            "versions": {"triton": _dist_version("triton")},
+        },
+        out,
+    )
     (writer.path / "source.py").write_text(text)
     writer.set_extra("source_file", filename)
     writer.set_extra("command", command)
     return writer
 
 
-def _compile(writer: RunWriter, fn: Any, sig: dict[str, str], consts: dict[str, Any],
-             target: str, options: dict[str, Any], assume_aligned: bool, llvm_dumps: bool,
-             timings: bool, check: bool) -> Run:
+def _compile(
+    writer: RunWriter,
+    fn: Any,
+    sig: dict[str, str],
+    consts: dict[str, Any],
+    target: str,
+    options: dict[str, Any],
+    assume_aligned: bool,
+    llvm_dumps: bool,
+    timings: bool,
+    check: bool,
+) -> Run:
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
     backend, arch, warp = parse_target(target)
     full_sig = {**sig, **{k: "constexpr" for k in consts}}
-    attrs = {(i,): [["tt.divisibility", 16]] for i, (k, ty) in enumerate(full_sig.items())
-             if assume_aligned and ty.startswith("*")}
+    attrs = {
+        (i,): [["tt.divisibility", 16]]
+        for i, (k, ty) in enumerate(full_sig.items())
+        if assume_aligned and ty.startswith("*")
+    }
     src = ASTSource(fn, full_sig, constexprs=consts, attrs=attrs)
     writer.set_extra("options", options)
     command = writer.manifest["extra"].get("command", [])
-    with recording(writer, _kernel_name(fn), command, llvm_dumps=llvm_dumps,
-                   timings=timings) as recorder:
+    with recording(
+        writer, _kernel_name(fn), command, llvm_dumps=llvm_dumps, timings=timings
+    ) as recorder:
         try:
             triton.compile(src, target=GPUTarget(backend, arch, warp), options=options)
         except Exception as exc:
@@ -282,11 +366,19 @@ def _compile(writer: RunWriter, fn: Any, sig: dict[str, str], consts: dict[str, 
     return writer.finish("ok" if recorder.binary else "ir-complete-no-binary")
 
 
-def _cli_command(kernel: Any, sig: Mapping[str, str], consts: Mapping[str, Any],
-                 target: str) -> list[str]:
+def _cli_command(
+    kernel: Any, sig: Mapping[str, str], consts: Mapping[str, Any], target: str
+) -> list[str]:
     spec = kernel if isinstance(kernel, str) else f"<python>::{_kernel_name(kernel)}"
-    command = [sys.executable, "-m", "ascend_ir_lab", "triton-compile", spec, "--signature",
-               ",".join(f"{k}={v}" for k, v in sig.items())]
+    command = [
+        sys.executable,
+        "-m",
+        "ascend_ir_lab",
+        "triton-compile",
+        spec,
+        "--signature",
+        ",".join(f"{k}={v}" for k, v in sig.items()),
+    ]
     command += [f"--constexpr={k}={v}" for k, v in consts.items()]
     return [*command, "--target", target]
 
@@ -299,8 +391,10 @@ def _arg_type(name: str, value: Any) -> str:
     if hasattr(value, "dtype") and hasattr(value, "shape"):
         dtype = str(value.dtype).rsplit(".", 1)[-1]
         if dtype not in _DTYPES:
-            raise InputError(f"argument {name}: dtype {dtype!r} has no Triton type "
-                             f"(known: {', '.join(sorted(_DTYPES))})")
+            raise InputError(
+                f"argument {name}: dtype {dtype!r} has no Triton type "
+                f"(known: {', '.join(sorted(_DTYPES))})"
+            )
         return "*" + _DTYPES[dtype]
     if isinstance(value, bool):
         return "i1"
@@ -314,10 +408,19 @@ def _arg_type(name: str, value: Any) -> str:
 def _describe(name: str, value: Any) -> dict[str, Any]:
     if hasattr(value, "dtype") and hasattr(value, "shape"):
         device = getattr(value, "device", "host")
-        return {"name": name, "kind": "tensor", "shape": [int(s) for s in value.shape],
-                "dtype": str(value.dtype).rsplit(".", 1)[-1], "device": str(device)}
-    return {"name": name, "kind": "scalar", "type": type(value).__name__,
-            "value": value if isinstance(value, (bool, int, float, str)) else repr(value)}
+        return {
+            "name": name,
+            "kind": "tensor",
+            "shape": [int(s) for s in value.shape],
+            "dtype": str(value.dtype).rsplit(".", 1)[-1],
+            "device": str(device),
+        }
+    return {
+        "name": name,
+        "kind": "scalar",
+        "type": type(value).__name__,
+        "value": value if isinstance(value, (bool, int, float, str)) else repr(value),
+    }
 
 
 def _host_args(args: Sequence[Any]) -> bool:

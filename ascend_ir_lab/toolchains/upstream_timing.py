@@ -17,12 +17,20 @@ from ascend_ir_lab.toolchains import timing
 
 _LLVM_REPORT = "Pass execution timing report"
 # "   0.0122 (  1.4%)   0.0805 (  1.7%)   0.0927 (  1.7%)   0.0926 (  1.7%)  Print Module IR #6"
-_LLVM_ROW = re.compile(r"^\s*(?:\d+\.\d+ \(\s*[\d.]+%\)\s+)*(?P<wall>\d+\.\d+) \(\s*[\d.]+%\)"
-                       r"\s{2}(?P<name>\S.*?)\s*$")
+_LLVM_ROW = re.compile(
+    r"^\s*(?:\d+\.\d+ \(\s*[\d.]+%\)\s+)*(?P<wall>\d+\.\d+) \(\s*[\d.]+%\)"
+    r"\s{2}(?P<name>\S.*?)\s*$"
+)
 _NUMBERED = re.compile(r" #\d+$")
 # Rows that time the printing of dumps (or are totals), not a pass of the pipeline.
-_LLVM_SKIP = ("Print Module IR", "Print Function IR", "MachineFunction Printer",
-              "Print Loop IR", "Total", "Unnamed pass")
+_LLVM_SKIP = (
+    "Print Module IR",
+    "Print Function IR",
+    "MachineFunction Printer",
+    "Print Loop IR",
+    "Total",
+    "Unnamed pass",
+)
 
 
 def parse_llvm_report(text: str) -> list[timing.PassTime]:
@@ -67,6 +75,5 @@ def pass_arguments(log: Path, names: Iterable[str]) -> dict[str, str]:
             timeline = open_timeline(str(log))
         except Exception:  # noqa: BLE001 - timings are a bonus; never fail a stage over them
             return {}
-        return {d.pass_name: d.arg for d in timeline.dumps
-                if d.pass_name in wanted and d.arg}
+        return {d.pass_name: d.arg for d in timeline.dumps if d.pass_name in wanted and d.arg}
     return {}

@@ -33,7 +33,11 @@ def free_port() -> int:
 def saved_notebook(payload: dict[str, Any]) -> dict[str, Any]:
     output = {
         "output_type": "display_data",
-        "data": {MIME_TYPE: payload, "text/html": static_html(payload), "text/plain": "<IR timeline>"},
+        "data": {
+            MIME_TYPE: payload,
+            "text/html": static_html(payload),
+            "text/plain": "<IR timeline>",
+        },
         "metadata": {},
     }
     cell = {"cell_type": "code", "execution_count": 1, "id": "c1", "metadata": {},

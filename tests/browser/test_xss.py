@@ -30,24 +30,63 @@ def evil_payload() -> dict[str, Any]:
         "snapshots": [list(range(6)), [0, 1, 2, 6, 3, 4, 5]],
         "stages": [{"name": "<i>stage</i>", "command": ["x"], "returncode": 0}],
         "dumps": [
-            {"i": 0, "stage": 0, "pass": "<img src=x onerror=window.__pwned=7>", "arg": "a",
-             "phase": "after", "scope": "builtin.module", "snap": 0, "prev": -1, "changed": True,
-             "lines": 6, "truncated": False, "ms": None},
-            {"i": 1, "stage": 0, "pass": "P", "arg": "<script>window.__pwned=8</script>",
-             "phase": "after", "scope": "builtin.module", "snap": 1, "prev": 0, "changed": True,
-             "lines": 7, "truncated": False, "ms": None},
+            {
+                "i": 0,
+                "stage": 0,
+                "pass": "<img src=x onerror=window.__pwned=7>",
+                "arg": "a",
+                "phase": "after",
+                "scope": "builtin.module",
+                "snap": 0,
+                "prev": -1,
+                "changed": True,
+                "lines": 6,
+                "truncated": False,
+                "ms": None,
+            },
+            {
+                "i": 1,
+                "stage": 0,
+                "pass": "P",
+                "arg": "<script>window.__pwned=8</script>",
+                "phase": "after",
+                "scope": "builtin.module",
+                "snap": 1,
+                "prev": 0,
+                "changed": True,
+                "lines": 7,
+                "truncated": False,
+                "ms": None,
+            },
         ],  # fmt: skip
-        "messages": [{"stage": 0, "after": 1, "level": "error", "text": "<img src=x onerror=window.__pwned=9>"}],
+        "messages": [
+            {
+                "stage": 0,
+                "after": 1,
+                "level": "error",
+                "text": "<img src=x onerror=window.__pwned=9>",
+            }
+        ],
         "source": None,
         "srcmap": [],
-        "notes": [{"id": "n1", "dump": 1, "line": 3, "text": "<a href='javascript:window.__pwned=10'>x</a>", "created": ""}],
+        "notes": [
+            {
+                "id": "n1",
+                "dump": 1,
+                "line": 3,
+                "text": "<a href='javascript:window.__pwned=10'>x</a>",
+                "created": "",
+            }
+        ],
         "warnings": ["<img src=x onerror=window.__pwned=11>"],
     }
 
 
 def load(browser: Any, tmp_path: Path, payload: dict[str, Any]) -> tuple[Any, list[str]]:
     path = tmp_path / "page.html"
-    path.write_text(render_html(payload, title="</title><script>window.__pwned=12</script>"), encoding="utf-8")
+    path.write_text(
+        render_html(payload, title="</title><script>window.__pwned=12</script>"), encoding="utf-8"
+    )
     page = browser.new_page()
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
@@ -77,7 +116,9 @@ def test_hostile_text_is_shown_literally_and_never_runs(browser: Any, tmp_path: 
     page.close()
 
 
-def test_invalid_payload_shows_an_error_panel_not_a_half_render(browser: Any, tmp_path: Path) -> None:
+def test_invalid_payload_shows_an_error_panel_not_a_half_render(
+    browser: Any, tmp_path: Path
+) -> None:
     bad = evil_payload()
     bad["dumps"][1]["snap"] = 9
     page, _ = load(browser, tmp_path, bad)

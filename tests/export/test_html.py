@@ -41,7 +41,7 @@ class Collect(HTMLParser):
             self.data[self._in] = self.data.get(self._in, "") + data
 
 
-EVIL = '</script><script>alert(1)</script> & <!-- \u2028 \u2029 <img src=x onerror=alert(2)>'
+EVIL = "</script><script>alert(1)</script> & <!-- \u2028 \u2029 <img src=x onerror=alert(2)>"
 
 
 def test_embed_json_escapes_and_parses_back() -> None:

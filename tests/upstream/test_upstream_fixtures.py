@@ -20,11 +20,14 @@ def _text(path: Path) -> str:
     return (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode()
 
 
-@pytest.mark.parametrize("name, stages", [
-    ("softmax.cuda90", ["ttir", "ttgir", "llir", "ptx"]),
-    ("attention.cuda90.mlir-only", ["ttir", "ttgir", "llir", "ptx"]),
-    ("softmax_linalg.bishengir-opt", ["bishengir-opt"]),
-])
+@pytest.mark.parametrize(
+    "name, stages",
+    [
+        ("softmax.cuda90", ["ttir", "ttgir", "llir", "ptx"]),
+        ("attention.cuda90.mlir-only", ["ttir", "ttgir", "llir", "ptx"]),
+        ("softmax_linalg.bishengir-opt", ["bishengir-opt"]),
+    ],
+)
 def test_committed_runs_open(name: str, stages: list[str]) -> None:
     timeline = open_timeline(RUNS / name)
     assert timeline.stages == stages

@@ -14,8 +14,10 @@ from ascend_ir_lab.errors import CompilerError, InputError, ToolNotFoundError
 from ascend_ir_lab.toolchains.opt import pipeline_arg, run_opt
 
 INPUT = DATA / "opt" / "softmax_linalg.mlir"
-PIPELINE = ("builtin.module(convert-arith-to-hfusion,convert-math-to-hfusion,"
-            "convert-linalg-to-hfusion,canonicalize,cse,convert-hfusion-to-hivm,canonicalize)")
+PIPELINE = (
+    "builtin.module(convert-arith-to-hfusion,convert-math-to-hfusion,"
+    "convert-linalg-to-hfusion,canonicalize,cse,convert-hfusion-to-hivm,canonicalize)"
+)
 FAILING = "builtin.module(func.func(convert-elementwise-to-linalg),convert-linalg-to-hfusion)"
 
 
@@ -25,8 +27,14 @@ def test_pipeline_into_a_run_with_dumps_and_timings(tmp_path: Path) -> None:
     assert run.status == "ok" and run.manifest["toolchain"] == "opt"
     timeline = open_timeline(run.path)
     assert [d.arg for d in timeline.dumps] == [
-        "convert-arith-to-hfusion", "convert-math-to-hfusion", "convert-linalg-to-hfusion",
-        "canonicalize", "cse", "convert-hfusion-to-hivm", "canonicalize"]
+        "convert-arith-to-hfusion",
+        "convert-math-to-hfusion",
+        "convert-linalg-to-hfusion",
+        "canonicalize",
+        "cse",
+        "convert-hfusion-to-hivm",
+        "canonicalize",
+    ]
     assert all(d.phase == "after" for d in timeline.dumps)
     assert "hivm" in timeline.text(timeline.dumps[-1])
     timings = run.stage("bishengir-opt")["timings"]
@@ -42,8 +50,9 @@ def test_failing_pass_raises_and_keeps_the_failed_dump(tmp_path: Path) -> None:
     assert info.value.returncode == 1 and "failed to legalize" in str(info.value)
     timeline = open_timeline(tmp_path / "run")
     assert timeline.dumps[-1].phase == "failed"
-    assert json.loads((tmp_path / "run" / "run.json").read_text())["status"]["code"] == \
-        "compile-error"
+    assert (
+        json.loads((tmp_path / "run" / "run.json").read_text())["status"]["code"] == "compile-error"
+    )
 
 
 @needs_bishengir_opt
@@ -54,12 +63,34 @@ def test_check_false_returns_the_failed_run(tmp_path: Path) -> None:
 
 @needs_bishengir_opt
 def test_opt_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["opt", "bishengir-opt", str(INPUT), "--pass-pipeline", PIPELINE,
-                 "-o", str(tmp_path / "run"), "--json"])
+    code = main(
+        [
+            "opt",
+            "bishengir-opt",
+            str(INPUT),
+            "--pass-pipeline",
+            PIPELINE,
+            "-o",
+            str(tmp_path / "run"),
+            "--json",
+        ]
+    )
     assert code == 0
     assert json.loads(capsys.readouterr().out)["status"]["code"] == "ok"
-    assert main(["opt", "bishengir-opt", str(INPUT), "--pass-pipeline", FAILING,
-                 "-o", str(tmp_path / "bad")]) == 2
+    assert (
+        main(
+            [
+                "opt",
+                "bishengir-opt",
+                str(INPUT),
+                "--pass-pipeline",
+                FAILING,
+                "-o",
+                str(tmp_path / "bad"),
+            ]
+        )
+        == 2
+    )
 
 
 def test_missing_tool_and_input(tmp_path: Path) -> None:

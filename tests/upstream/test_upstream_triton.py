@@ -34,8 +34,9 @@ def _by_stage(timeline):  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="module")
 def attention_run(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    return _compile(ATTENTION, tmp_path_factory.mktemp("att") / "run", target="cuda:90",
-                    llvm_dumps=False)
+    return _compile(
+        ATTENTION, tmp_path_factory.mktemp("att") / "run", target="cuda:90", llvm_dumps=False
+    )
 
 
 @pytest.fixture(scope="module")
@@ -123,13 +124,29 @@ def test_capture_without_gpu_cross_compiles_from_arguments(tmp_path: Path) -> No
     kernel = load_kernel(f"{SOFTMAX}::softmax")
     x = np.zeros((8, 1000), dtype=np.float32)
     y = TensorSpec((8, 1000), "float32")
-    run = capture(kernel, (8,), y, x, 1000, 1000, 1000, BLOCK=1024, out=tmp_path / "run",
-                  llvm_dumps=False, timings=False)
+    run = capture(
+        kernel,
+        (8,),
+        y,
+        x,
+        1000,
+        1000,
+        1000,
+        BLOCK=1024,
+        out=tmp_path / "run",
+        llvm_dumps=False,
+        timings=False,
+    )
     launch = run.manifest["extra"]["launch"]
     assert launch["launched"] is False and "no GPU" in launch["reason"]
     assert launch["grid"] == [8]
-    assert launch["args"][0] == {"name": "out_ptr", "kind": "tensor", "shape": [8, 1000],
-                                 "dtype": "float32", "device": "host"}
+    assert launch["args"][0] == {
+        "name": "out_ptr",
+        "kind": "tensor",
+        "shape": [8, 1000],
+        "dtype": "float32",
+        "device": "host",
+    }
     assert run.manifest["kernel"]["signature"]["in_ptr"] == "*fp32"
     assert run.manifest["target"] == "cuda:90" and run.status == "ok"
 
@@ -138,8 +155,10 @@ def test_compile_error_names_the_stage_and_keeps_the_run(tmp_path: Path) -> None
     from ascend_ir_lab.toolchains.triton_upstream import compile_kernel
 
     bad = tmp_path / "bad.py"
-    bad.write_text("import triton\nimport triton.language as tl\n\n@triton.jit\n"
-                   "def bad(x_ptr):\n    tl.store(x_ptr, undefined_name)\n")
+    bad.write_text(
+        "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+        "def bad(x_ptr):\n    tl.store(x_ptr, undefined_name)\n"
+    )
     with pytest.raises(CompilerError) as info:
         compile_kernel(f"{bad}::bad", signature="x_ptr=*fp32", out=tmp_path / "run")
     assert "undefined_name" in str(info.value)

@@ -47,9 +47,10 @@ def bishengir_opt_reason() -> str | None:
     return None
 
 
-needs_upstream = pytest.mark.skipif(upstream_triton_reason() is not None,
-                                    reason=upstream_triton_reason() or "")
-needs_cuda = pytest.mark.skipif(cuda_device_reason() is not None,
-                                reason=cuda_device_reason() or "")
-needs_bishengir_opt = pytest.mark.skipif(bishengir_opt_reason() is not None,
-                                         reason=bishengir_opt_reason() or "")
+needs_upstream = pytest.mark.skipif(
+    upstream_triton_reason() is not None, reason=upstream_triton_reason() or ""
+)
+needs_cuda = pytest.mark.skipif(cuda_device_reason() is not None, reason=cuda_device_reason() or "")
+needs_bishengir_opt = pytest.mark.skipif(
+    bishengir_opt_reason() is not None, reason=bishengir_opt_reason() or ""
+)

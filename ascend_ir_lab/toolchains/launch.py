@@ -29,15 +29,11 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.toolchains.env import debug_switches
+from ascend_ir_lab.toolchains.kernel_args import arg_type, launches_taken_over
 from ascend_ir_lab.toolchains.run import MANIFEST, Run, prepare_folder, safe_name
 
 __all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available", "signature_from_call"]
 
-_DTYPES = {
-    "float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float64": "fp64",
-    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8",
-    "bool": "i1",
-}  # fmt: skip
 # Launch keywords that are compile options, not kernel parameters.
 _LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "debug", "stream", "warmup")
 
@@ -96,24 +92,7 @@ def signature_from_call(
 
 
 def _arg_type(kernel: str, name: str, value: Any) -> str:
-    if hasattr(value, "dtype") and hasattr(value, "shape"):
-        dtype = str(value.dtype).rsplit(".", 1)[-1]
-        if dtype not in _DTYPES:
-            raise InputError(
-                f"{kernel}: argument {name} has dtype {dtype!r}, which has no Triton "
-                f"pointer type (known: {', '.join(sorted(_DTYPES))})"
-            )
-        return "*" + _DTYPES[dtype]
-    if isinstance(value, bool):
-        return "i1"
-    if isinstance(value, int):
-        return "i32" if -(2**31) <= value < 2**31 else "i64"
-    if isinstance(value, float):
-        return "fp32"
-    raise InputError(
-        f"{kernel}: argument {name} is a {type(value).__name__}; expected a tensor, "
-        "a numpy array, an int or a float (or pass --signature)"
-    )
+    return arg_type(value, where=f"{kernel}: argument {name}")
 
 
 def _kernel_name(fn: Any) -> str:
@@ -445,19 +424,9 @@ def intercept_launches(**settings: Any) -> Iterator[LaunchCapture]:
     Keywords are LaunchCapture's fields (target, barrier_all, bishengir_flags, module_scope,
     line_info, interpret, name, kernels, runs_dir, progress). `JITFunction.run` is restored on exit.
     """
-    from triton.runtime.jit import JITFunction
-
     capture = LaunchCapture(**settings)
-    original = JITFunction.run
-
-    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-        return capture.on_launch(self, original, args, kwargs)
-
-    JITFunction.run = run  # type: ignore[method-assign]
-    try:
+    with launches_taken_over(capture.on_launch):
         yield capture
-    finally:
-        JITFunction.run = original  # type: ignore[method-assign]
 
 
 def compile_defined(

@@ -29,6 +29,7 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.toolchains import triton_upstream as tu
+from ascend_ir_lab.toolchains.kernel_args import launches_taken_over
 from ascend_ir_lab.toolchains.launch import (
     Launch,
     Progress,
@@ -275,19 +276,9 @@ def intercept_upstream(**settings: Any) -> Iterator[UpstreamCapture]:
     Keywords are UpstreamCapture's fields (target, name, kernels, runs_dir, progress,
     llvm_dumps, timings). `JITFunction.run` is restored on exit, also after an exception.
     """
-    from triton.runtime.jit import JITFunction
-
     capture = UpstreamCapture(**settings)
-    original = JITFunction.run
-
-    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-        return capture.on_launch(self, original, args, kwargs)
-
-    JITFunction.run = run  # type: ignore[method-assign]
-    try:
+    with launches_taken_over(capture.on_launch):
         yield capture
-    finally:
-        JITFunction.run = original  # type: ignore[method-assign]
 
 
 def compile_defined_upstream(

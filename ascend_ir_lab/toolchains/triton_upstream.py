@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ascend_ir_lab.errors import CompilerError, InputError, ToolNotFoundError
+from ascend_ir_lab.toolchains.kernel_args import arg_type
 from ascend_ir_lab.toolchains.process import DEFAULT_TIMEOUT_S, run_logged
 from ascend_ir_lab.toolchains.run import Run, RunWriter
 from ascend_ir_lab.toolchains.triton_capture import recording
@@ -38,20 +39,6 @@ from ascend_ir_lab.toolchains.ttir_stage import (
 )
 
 TARGETS = ("cuda:90", "cuda:80", "hip:gfx942")
-_DTYPES = {
-    "float32": "fp32",
-    "float16": "fp16",
-    "bfloat16": "bf16",
-    "float64": "fp64",
-    "int8": "i8",
-    "int16": "i16",
-    "int32": "i32",
-    "int64": "i64",
-    "uint8": "u8",
-    "bool": "i1",
-    "float8_e4m3fn": "fp8e4nv",
-    "float8_e5m2": "fp8e5",
-}
 _OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion")
 
 
@@ -388,21 +375,7 @@ def _kernel_name(fn: Any) -> str:
 
 
 def _arg_type(name: str, value: Any) -> str:
-    if hasattr(value, "dtype") and hasattr(value, "shape"):
-        dtype = str(value.dtype).rsplit(".", 1)[-1]
-        if dtype not in _DTYPES:
-            raise InputError(
-                f"argument {name}: dtype {dtype!r} has no Triton type "
-                f"(known: {', '.join(sorted(_DTYPES))})"
-            )
-        return "*" + _DTYPES[dtype]
-    if isinstance(value, bool):
-        return "i1"
-    if isinstance(value, int):
-        return "i32" if -(2**31) <= value < 2**31 else "i64"
-    if isinstance(value, float):
-        return "fp32"
-    raise InputError(f"argument {name}: {type(value).__name__} is not a tensor, int or float")
+    return arg_type(value, where=f"argument {name}")
 
 
 def _describe(name: str, value: Any) -> dict[str, Any]:

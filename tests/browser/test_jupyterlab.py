@@ -3,31 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
-import secrets
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ascend_ir_lab.export.html import static_html
 from ascend_ir_lab.export.payload import MIME_TYPE
+from tests.browser.lab_server import jupyterlab
 
 pytestmark = pytest.mark.browser
-
-LABEXT = Path(__file__).resolve().parents[2] / "ascend_ir_lab" / "labextension"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def saved_notebook(payload: dict[str, Any]) -> dict[str, Any]:
@@ -47,44 +33,9 @@ def saved_notebook(payload: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory, real_payload: Any) -> Iterator[tuple[str, str]]:
-    if not (LABEXT / "package.json").exists():
-        pytest.skip("labextension not built: run scripts/build_frontend.sh")
-    root = tmp_path_factory.mktemp("lab")
-    (root / "work").mkdir()
     nb = saved_notebook(real_payload("vadd.adapter.log", "vadd adapter"))
-    (root / "work" / "saved.ipynb").write_text(json.dumps(nb), encoding="utf-8")
-    ext_dir = root / "share" / "labextensions"
-    ext_dir.mkdir(parents=True)
-    (ext_dir / "ascend-ir-lab").symlink_to(LABEXT)
-    port, token = free_port(), secrets.token_hex(16)
-    env = {
-        **os.environ,
-        "JUPYTER_PATH": str(root / "share"),
-        "JUPYTER_CONFIG_DIR": str(root / "config"),
-        "JUPYTER_RUNTIME_DIR": str(root / "runtime"),
-        "JUPYTERLAB_SETTINGS_DIR": str(root / "settings"),
-        "JUPYTERLAB_WORKSPACES_DIR": str(root / "workspaces"),
-    }
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-           f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root / 'work'}",
-           "--KernelSpecManager.allowed_kernelspecs=['no-kernel-here']"]  # fmt: skip
-    log = open(root / "lab.log", "wb")
-    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("JupyterLab did not start: " + (root / "lab.log").read_text()[-2000:])
-        yield base, token
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        log.close()
+    with jupyterlab(tmp_path_factory.mktemp("lab"), {"saved.ipynb": nb}, kernels=False) as server:
+        yield server
 
 
 def kernels(base: str, token: str) -> list[Any]:

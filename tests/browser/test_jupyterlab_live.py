@@ -4,14 +4,7 @@ the pass and the diff, add a note that reaches the kernel, and see a note set by
 from __future__ import annotations
 
 import json
-import os
 import re
-import secrets
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,11 +13,12 @@ import pytest
 
 from ascend_ir_lab.dumps import open_timeline
 from ascend_ir_lab.export import build_payload
+from tests.browser.lab_server import jupyterlab
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-LABEXT = ROOT / "ascend_ir_lab" / "labextension"
+
 LOG = ROOT / "tests" / "data" / "ascend" / "vadd.bishengir.log.gz"
 NOTE = "set_flag <here> & why"
 LONG = 180_000  # ms: a cold kernel on a busy two-core machine
@@ -46,41 +40,8 @@ def notebook() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    if not (LABEXT / "package.json").exists():
-        pytest.skip("labextension not built: run scripts/build_frontend.sh")
-    root = tmp_path_factory.mktemp("lablive")
-    (root / "work").mkdir()
-    (root / "work" / "live.ipynb").write_text(json.dumps(notebook()), encoding="utf-8")
-    (root / "share" / "labextensions").mkdir(parents=True)
-    (root / "share" / "labextensions" / "ascend-ir-lab").symlink_to(LABEXT)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    token = secrets.token_hex(16)
-    env = {**os.environ, "JUPYTER_PATH": str(root / "share"), "JUPYTER_CONFIG_DIR": str(root / "config"),
-           "JUPYTER_RUNTIME_DIR": str(root / "runtime"), "JUPYTERLAB_SETTINGS_DIR": str(root / "settings"),
-           "JUPYTERLAB_WORKSPACES_DIR": str(root / "workspaces"), "IPYTHONDIR": str(root / "ipython")}  # fmt: skip
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root / 'work'}"]  # fmt: skip
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        cmd.append("--allow-root")
-    log = open(root / "lab.log", "wb")
-    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(240):
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("JupyterLab did not start: " + (root / "lab.log").read_text()[-2000:])
-        yield base, token
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        log.close()
+    with jupyterlab(tmp_path_factory.mktemp("lablive"), {"live.ipynb": notebook()}) as server:
+        yield server
 
 
 def expected() -> dict[str, Any]:

@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
-import secrets
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,59 +13,23 @@ import pytest
 from ascend_ir_lab.export.html import static_html
 from ascend_ir_lab.export.packing import is_packed, pack_payload, unpack_payload
 from ascend_ir_lab.export.payload import MIME_TYPE
+from tests.browser.lab_server import jupyterlab
 
 pytestmark = pytest.mark.browser
-
-LABEXT = Path(__file__).resolve().parents[2] / "ascend_ir_lab" / "labextension"
 
 
 @pytest.fixture(scope="module")
 def lab(
     tmp_path_factory: pytest.TempPathFactory, real_payload: Any
 ) -> Iterator[tuple[str, str, Path]]:
-    if not (LABEXT / "package.json").exists():
-        pytest.skip("labextension not built: run scripts/build_frontend.sh")
-    import socket
-
     root = tmp_path_factory.mktemp("labnotes")
-    (root / "work").mkdir()
     payload = real_payload("vadd.adapter.log", "vadd adapter")
     output = {"output_type": "display_data", "metadata": {},
               "data": {MIME_TYPE: pack_payload(payload), "text/html": static_html(payload), "text/plain": "<IR timeline>"}}  # fmt: skip
     cell = {"cell_type": "code", "execution_count": 1, "id": "c1", "metadata": {}, "source": "%ir_load vadd", "outputs": [output]}  # fmt: skip
-    nb_path = root / "work" / "notes.ipynb"
-    nb_path.write_text(
-        json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
-    )
-    (root / "share" / "labextensions").mkdir(parents=True)
-    (root / "share" / "labextensions" / "ascend-ir-lab").symlink_to(LABEXT)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    token = secrets.token_hex(16)
-    env = {**os.environ, "JUPYTER_PATH": str(root / "share"), "JUPYTER_CONFIG_DIR": str(root / "config"),
-           "JUPYTER_RUNTIME_DIR": str(root / "runtime"), "JUPYTERLAB_SETTINGS_DIR": str(root / "settings"),
-           "JUPYTERLAB_WORKSPACES_DIR": str(root / "workspaces")}  # fmt: skip
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-           f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root / 'work'}",
-           "--KernelSpecManager.allowed_kernelspecs=['no-kernel-here']"]  # fmt: skip
-    log = open(root / "lab.log", "wb")
-    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("JupyterLab did not start: " + (root / "lab.log").read_text()[-2000:])
-        yield base, token, nb_path
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        log.close()
+    nb = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    with jupyterlab(root, {"notes.ipynb": nb}, kernels=False) as (base, token):
+        yield base, token, root / "work" / "notes.ipynb"
 
 
 def test_note_made_without_a_kernel_is_saved_in_the_notebook(

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import os
 import shutil
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from ascend_ir_lab.errors import CompilerError, InputError, ToolNotFoundError
 from ascend_ir_lab.toolchains.env import relevant_env, tool_env
 from ascend_ir_lab.toolchains.process import DEFAULT_TIMEOUT_S, run_logged
 from ascend_ir_lab.toolchains.run import Run, RunWriter
+from ascend_ir_lab.toolchains.tools import first_line, query
 from ascend_ir_lab.toolchains.upstream_timing import stage_timings
 
 PRINT_AFTER_ALL = "--mlir-print-ir-after-all"
@@ -55,39 +55,14 @@ def find_opt_tool(tool: str | os.PathLike[str]) -> Path:
 @functools.cache
 def tool_flags(tool: Path) -> frozenset[str]:
     """The `--flags` the tool's --help lists (empty when --help cannot be run)."""
-    try:
-        out = subprocess.run(
-            [str(tool), "--help"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env=tool_env(),
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return frozenset()
-    words = (w.split("=", 1)[0] for w in out.stdout.split())
+    words = (w.split("=", 1)[0] for w in (query(tool, "--help") or "").split())
     return frozenset(w for w in words if w.startswith("--"))
 
 
 @functools.cache
 def tool_version(tool: Path) -> str | None:
     """First line of `tool --version`."""
-    try:
-        out = subprocess.run(
-            [str(tool), "--version"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env=tool_env(),
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    lines = (out.stdout or out.stderr).strip().splitlines()
-    return lines[0].strip() if lines else None
+    return first_line(query(tool, "--version"))
 
 
 def pipeline_arg(pass_pipeline: str) -> str:

@@ -63,23 +63,37 @@ def _dist_version(name: str) -> str | None:
         return None
 
 
+def query(tool: str | os.PathLike[str], *args: str, timeout: float = 60) -> str | None:
+    """What a quick query such as `tool --version` or `tool --help` prints (its stdout, else
+    its stderr), with the environment passed explicitly; None when the tool cannot run."""
+    try:
+        out = subprocess.run(
+            [str(tool), *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=dict(os.environ),
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout or out.stderr
+
+
+def first_line(text: str | None) -> str | None:
+    """The first non-empty line of `text`, stripped."""
+    lines = (text or "").strip().splitlines()
+    return lines[0].strip() if lines else None
+
+
 @functools.cache
 def bishengir_version_line() -> str | None:
     """First line of `bishengir-compile --version`, or None if it cannot be run."""
     try:
-        tool = find_tool("bishengir-compile")
-        out = subprocess.run(
-            [str(tool), "--version"],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            env=dict(os.environ),
-            check=False,
-        )
-    except (ToolNotFoundError, OSError, subprocess.TimeoutExpired):
+        return first_line(query(find_tool("bishengir-compile"), "--version", timeout=30))
+    except ToolNotFoundError:
         return None
-    lines = (out.stdout or out.stderr).strip().splitlines()
-    return lines[0].strip() if lines else None
 
 
 def cann_version() -> str | None:
@@ -116,14 +130,6 @@ def versions() -> dict[str, str | None]:
 def bishengir_is_regbased() -> bool:
     """Whether bishengir-compile is the register-based build (triton-ascend's own test)."""
     try:
-        out = subprocess.run(
-            [str(find_tool("bishengir-compile")), "--help"],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            env=dict(os.environ),
-            check=False,
-        )
-    except (ToolNotFoundError, OSError, subprocess.TimeoutExpired):
+        return "reg-based" in (query(find_tool("bishengir-compile"), "--help", timeout=30) or "")
+    except ToolNotFoundError:
         return False
-    return out.returncode == 0 and "reg-based" in out.stdout

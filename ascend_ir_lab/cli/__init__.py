@@ -15,6 +15,7 @@ from ascend_ir_lab.errors import IRLabError
 _COMMAND_MODULES = (
     "ascend_ir_lab.cli.read",
     "ascend_ir_lab.cli.ascend",
+    "ascend_ir_lab.cli.npu",
     "ascend_ir_lab.cli.share",
     "ascend_ir_lab.cli.upstream",
 )

@@ -113,6 +113,13 @@ def open_timeline(path: str | os.PathLike[str], *, stage: str | None = None) -> 
             return _open_tree(p)
         if _stage_files(p):
             return _open_stage_folder(p)
+        kernels = [d for d in p.iterdir() if d.is_dir() and _stage_files(d)]
+        if kernels:
+            newest = max(kernels, key=lambda d: d.stat().st_mtime)
+            raise InputError(
+                f"{p}: a Triton cache or dump root with {len(kernels)} kernel folders; open one "
+                f"of them (the newest is {newest}), or list them with `ascend-ir-lab cache list`"
+            )
         raise InputError(
             f"{p}: a folder, but not a Run folder (run.json), an --mlir-print-ir-tree-dir "
             "folder or a Triton cache/dump folder (*.ttir, *.ttadapter, ...)"

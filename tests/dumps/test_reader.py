@@ -129,3 +129,23 @@ def test_snapshots_are_stored_once() -> None:
     assert tl.snapshot_count() < len(tl.dumps) / 3
     same = [d for d in tl.dumps if not tl.changed(d)]
     assert all(tl.snapshot(d) == tl.snapshot(tl.previous(d)) for d in same)  # type: ignore[arg-type]
+
+
+def test_cache_root_names_its_kernel_folders(tmp_path: Path) -> None:
+    import shutil
+
+    shutil.copytree(ASCEND / "cache", tmp_path / "cache")
+    with pytest.raises(InputError, match="cache or dump root with 1 kernel folders; open one"):
+        open_timeline(tmp_path / "cache")
+
+
+def test_crlf_log_reads_the_same(tmp_path: Path) -> None:
+    data = fixture_bytes(ASCEND / "vadd.bishengir.log.gz")
+    crlf = tmp_path / "crlf.log"
+    crlf.write_bytes(data.replace(b"\n", b"\r\n"))
+    a, b = read_log(ASCEND / "vadd.bishengir.log.gz"), read_log(crlf)
+    assert [(d.arg, d.scope, d.truncated) for d in a.dumps] == [
+        (d.arg, d.scope, d.truncated) for d in b.dumps
+    ]
+    assert a.changed_flags() == b.changed_flags()
+    assert [m.text for m in a.messages] == [m.text.rstrip("\r") for m in b.messages]

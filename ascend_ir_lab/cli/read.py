@@ -37,6 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("path", help=PATH_HELP)
     p.add_argument("which", help=WHICH_HELP)
     _add_normalize(p)
+    _add_color(p)
     p.set_defaults(handler=cmd_show)
 
     p = sub.add_parser(
@@ -49,6 +50,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("-U", "--context", type=int, default=3, help="lines of context (default 3)")
     p.add_argument("--exit-code", action="store_true", help="exit 1 when the IR differs")
     _add_normalize(p)
+    _add_color(p)
     p.set_defaults(handler=cmd_diff)
 
     p = sub.add_parser("find", help="op lifecycle: every pass that changes how many OP there are")
@@ -92,6 +94,39 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("which", nargs="?", default="last", help=WHICH_HELP + " (default: last)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_ops)
+
+
+def _add_color(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto",
+        help="colour the output (auto: when writing to a terminal)",
+    )  # fmt: skip
+
+
+def _colored(args: argparse.Namespace) -> bool:
+    return args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+
+
+_DIFF_COLORS = (("+++", "1"), ("---", "1"), ("@@", "36"), ("+", "32"), ("-", "31"))
+
+
+def _color_diff(lines: list[str]) -> list[str]:
+    """ANSI colours for a unified diff: headers bold, hunks cyan, additions green, removals red."""
+    out = []
+    for line in lines:
+        code = next((c for prefix, c in _DIFF_COLORS if line.startswith(prefix)), None)
+        out.append(f"\x1b[{code}m{line}\x1b[0m" if code else line)
+    return out
+
+
+def _highlight_mlir(text: str) -> str:
+    """MLIR in terminal colours through the project's Pygments lexer."""
+    from pygments import highlight
+    from pygments.formatters import TerminalFormatter
+
+    from ascend_ir_lab.lexer import MLIRLexer
+
+    return highlight(text, MLIRLexer(), TerminalFormatter())
 
 
 def _add_normalize(p: argparse.ArgumentParser) -> None:
@@ -181,7 +216,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     _warn(tl)
     d = tl.select(args.which)
     lines = normalize_lines(tl.lines(d), _norm(args))
-    sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))
+    text = "\n".join(lines) + ("\n" if lines else "")
+    sys.stdout.write(_highlight_mlir(text) if _colored(args) and d.family == "mlir" else text)
     return 0
 
 
@@ -220,7 +256,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
             a_lines, b_lines, a_name=_name(a_tl, da), b_name=_name(b_tl, db), context=args.context
         )
     )
-    sys.stdout.write("\n".join(out) + ("\n" if out else ""))
+    shown = _color_diff(out) if _colored(args) else out
+    sys.stdout.write("\n".join(shown) + ("\n" if shown else ""))
     if not out:
         print(f"identical: {_name(a_tl, da)} and {_name(b_tl, db)}", file=sys.stderr)
     return 1 if out and args.exit_code else 0

@@ -182,3 +182,13 @@ def test_source_line_through_every_stage(tmp_path: Path) -> None:
     assert out["file"] == "vadd.py"
     assert {c["stage"] for c in out["changes"]} >= {"bishengir"}
     assert any("hivm.hir.store" in op["text"] for op in out["ops"])  # the store, late in bishengir
+
+
+def test_color_is_opt_in_when_not_a_terminal() -> None:
+    log = str(ASCEND / "vadd.bishengir.log.gz")
+    plain = cli("diff", log, "hivm-graph-sync-solver#2")
+    assert "\x1b[" not in plain.stdout
+    colored = cli("diff", log, "hivm-graph-sync-solver#2", "--color", "always")
+    assert "\x1b[32m+    hivm.hir.set_flag" in colored.stdout
+    shown = cli("show", log, "last", "--color", "always")
+    assert "\x1b[" in shown.stdout and "hivm.hir.set_flag" in shown.stdout

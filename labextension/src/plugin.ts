@@ -1,73 +1,33 @@
-// JupyterLab plugin: MLIR highlighting in CodeMirror 6 from the shared grammar, for .mlir
-// (and .ttir/.ttgir) files.
+// JupyterLab plugin: MLIR highlighting in CodeMirror 6 from the shared grammar, for MLIR files
+// (.mlir, .bcmlir, .ttir, .ttgir, .ttadapter) and for `%%mlir_opt` / `%%mlir` notebook cells.
 
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import { IEditorLanguageRegistry } from '@jupyterlab/codemirror';
-import { LanguageSupport, StreamLanguage, StringStream } from '@codemirror/language';
-import { RULES } from './viewer/highlight';
-
-// Grammar rule name -> CodeMirror legacy token style.
-const STYLE: Record<string, string | null> = {
-  comment: 'comment',
-  string: 'string',
-  space: null,
-  block: 'labelName',
-  ssa: 'variable',
-  symbol: 'def',
-  'attr-alias': 'atom',
-  'type-alias': 'type',
-  hex: 'number',
-  float: 'number',
-  integer: 'number',
-  'builtin-type': 'type',
-  keyword: 'keyword',
-  op: 'builtin',
-  identifier: null,
-  arrow: 'operator',
-  punctuation: 'punctuation',
-  other: null
-};
-
-const ANCHORED = new RegExp(`^(?:${RULES.map(r => `(${r.regex})`).join('|')})`);
-
-export const mlirStream = StreamLanguage.define<null>({
-  name: 'mlir',
-  startState: () => null,
-  token(stream: StringStream): string | null {
-    const m = stream.match(ANCHORED) as RegExpMatchArray | null;
-    if (!m) {
-      stream.next();
-      return null;
-    }
-    let g = 1;
-    while (m[g] === undefined) {
-      g++;
-    }
-    return STYLE[RULES[g - 1].name] ?? null;
-  }
-});
+import { IEditorExtensionRegistry, IEditorLanguageRegistry } from '@jupyterlab/codemirror';
+import { mlirMagicFactory } from './cellmagic';
+import { MLIR_EXTENSIONS, MLIR_MIME, mlirSupport } from './mlir';
 
 const plugin: JupyterFrontEndPlugin<void> = {
   id: 'ascend-ir-lab:mlir-language',
   description: 'MLIR syntax highlighting from the ascend-ir-lab grammar',
   autoStart: true,
-  requires: [IEditorLanguageRegistry],
-  activate: (app: JupyterFrontEnd, languages: IEditorLanguageRegistry) => {
+  requires: [IEditorLanguageRegistry, IEditorExtensionRegistry],
+  activate: (app: JupyterFrontEnd, languages: IEditorLanguageRegistry, extensions: IEditorExtensionRegistry) => {
     languages.addLanguage({
-      name: 'mlir',
+      name: 'MLIR', // shown in the status bar; lookups by name (```mlir fences) ignore case
       displayName: 'MLIR',
-      mime: 'text/x-mlir',
-      extensions: ['mlir', 'ttir', 'ttgir', 'ttadapter'],
-      load: async () => new LanguageSupport(mlirStream)
+      mime: MLIR_MIME,
+      extensions: MLIR_EXTENSIONS,
+      load: async () => mlirSupport
     });
     app.docRegistry.addFileType({
       name: 'mlir',
       displayName: 'MLIR',
-      extensions: ['.mlir', '.ttir', '.ttgir', '.ttadapter'],
-      mimeTypes: ['text/x-mlir'],
+      extensions: MLIR_EXTENSIONS.map(e => `.${e}`),
+      mimeTypes: [MLIR_MIME],
       fileFormat: 'text',
       contentType: 'file'
     });
+    extensions.addExtension(mlirMagicFactory);
   }
 };
 

@@ -22,16 +22,23 @@ LABEXT = Path(__file__).resolve().parents[2] / "ascend_ir_lab" / "labextension"
 
 @contextlib.contextmanager
 def jupyterlab(
-    root: Path, notebooks: dict[str, dict[str, Any]], *, kernels: bool = True
+    root: Path,
+    notebooks: dict[str, dict[str, Any]],
+    *,
+    kernels: bool = True,
+    files: dict[str, str] | None = None,
 ) -> Iterator[tuple[str, str]]:
-    """Start JupyterLab serving `notebooks` (file name -> nbformat dict) from `root / "work"`,
-    with our prebuilt extension; yield (base URL, token). `kernels=False`: no kernel can start.
+    """Start JupyterLab serving `notebooks` (file name -> nbformat dict) and `files` (file name
+    -> text) from `root / "work"`, with our prebuilt extension; yield (base URL, token).
+    `kernels=False`: no kernel can start.
     """
     if not (LABEXT / "package.json").exists():
         pytest.skip("labextension not built: run scripts/build_frontend.sh")
     (root / "work").mkdir(exist_ok=True)
     for name, nb in notebooks.items():
         (root / "work" / name).write_text(json.dumps(nb), encoding="utf-8")
+    for name, text in (files or {}).items():
+        (root / "work" / name).write_text(text, encoding="utf-8")
     (root / "share" / "labextensions").mkdir(parents=True, exist_ok=True)
     (root / "share" / "labextensions" / "ascend-ir-lab").symlink_to(LABEXT)
     with socket.socket() as s:

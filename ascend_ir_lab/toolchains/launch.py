@@ -21,6 +21,7 @@ import json
 import linecache
 import os
 import threading
+import types
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -131,6 +132,7 @@ class LaunchCapture:
     progress: Progress | None = None
     launches: list[Launch] = field(default_factory=list)
     errors: list[BaseException] = field(default_factory=list)
+    autotuned: dict[str, int] = field(default_factory=dict)  # kernel -> configs compiled untimed
     _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
 
     @property
@@ -167,6 +169,11 @@ class LaunchCapture:
             launch.note = "launched on the NPU"
             return original(fn, *args, grid=grid, warmup=False, **kwargs)
         launch.note = f"no NPU: launch of {name}[{_grid_text(launch.grid)}] skipped"
+        if name in self.autotuned:
+            launch.note += (
+                f"; autotune: {self.autotuned[name]} configs compiled offline, none timed "
+                "(no device), the first stands in for the best"
+            )
         if self.interpret:
             self._interpret(fn, grid, args, kwargs, launch)
         self._say("launch", {"launch": launch})
@@ -354,13 +361,40 @@ def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[st
     """
     from triton.runtime.interpreter import InterpretedFunction
 
-    inner = getattr(fn, "fn", fn)
+    inner = _interpretable(getattr(fn, "fn", fn))
     names = {p.name for p in getattr(fn, "params", [])}
     call_args = [_as_tensor(a) for a in args]
     # compile options (multibuffer=...) mean nothing to the interpreter
     call_kwargs = {k: _as_tensor(v) for k, v in kwargs.items() if k in names}
     with debug_switches(interpret=True), _language_restored():
         InterpretedFunction(inner)[grid](*call_args, **call_kwargs)
+
+
+def _interpretable(func: Any) -> Any:
+    """`func`, or a copy whose globals leave out values Triton's interpreter cannot look at.
+
+    Triton 3.2's interpreter tests every global of the kernel's module with
+    `value in [tl, tl.core]`, which raises for numpy arrays ("truth value of an array ... is
+    ambiguous"); a kernel defined in a notebook cell has the notebook's namespace as globals.
+    """
+    import triton.language as tl
+
+    def ambiguous(value: Any) -> bool:
+        try:
+            return not isinstance(value in [tl, tl.core], bool)
+        except Exception:  # noqa: BLE001 - any failure here is the interpreter's failure
+            return True
+
+    names = [k for k, v in func.__globals__.items() if ambiguous(v)]
+    if not names:
+        return func
+    clean = {k: v for k, v in func.__globals__.items() if k not in names}
+    copy = types.FunctionType(
+        func.__code__, clean, func.__name__, func.__defaults__, func.__closure__
+    )
+    copy.__kwdefaults__, copy.__qualname__ = func.__kwdefaults__, func.__qualname__
+    copy.__module__, copy.__annotations__ = func.__module__, dict(func.__annotations__)
+    return copy
 
 
 @contextlib.contextmanager
@@ -425,8 +459,43 @@ def intercept_launches(**settings: Any) -> Iterator[LaunchCapture]:
     line_info, interpret, name, kernels, runs_dir, progress). `JITFunction.run` is restored on exit.
     """
     capture = LaunchCapture(**settings)
-    with launches_taken_over(capture.on_launch):
+    with launches_taken_over(capture.on_launch), _autotune_untimed(capture):
         yield capture
+
+
+@contextlib.contextmanager
+def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
+    """With no NPU, `@triton.autotune` cannot time its configs: each config's benchmark run
+    becomes an offline compile (a Run per config) and the configs keep their order, so the
+    first one stands in for the best. With an NPU, autotuning runs as usual."""
+    if npu_available():
+        yield
+        return
+    from triton.runtime.autotuner import Autotuner
+
+    original, original_init = Autotuner._bench, Autotuner.__init__
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        # Defining an autotuned kernel asks the (absent) driver for a benchmarker.
+        if kwargs.get("do_bench") is None:
+            kwargs["do_bench"] = _no_device_to_time
+        original_init(self, *args, **kwargs)
+
+    def bench(self: Any, *args: Any, config: Any, **meta: Any) -> list[float]:
+        name = _kernel_name(self.base_fn)
+        capture.autotuned[name] = capture.autotuned.get(name, 0) + 1
+        self.fn.run(*args, **meta, **config.all_kwargs())  # taken over: compiled, not launched
+        return [float(self.configs.index(config))]
+
+    Autotuner._bench, Autotuner.__init__ = bench, init  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Autotuner._bench, Autotuner.__init__ = original, original_init  # type: ignore[method-assign]
+
+
+def _no_device_to_time(*_args: Any, **_kwargs: Any) -> Any:
+    raise RuntimeError("no NPU to time autotune configs on; ascend-ir-lab compiles them instead")
 
 
 def compile_defined(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -246,3 +247,39 @@ def test_ir_cache_lists_newest_first_and_opens(
     assert table.rows[0][2] == "add_kernel" and table.rows[0][3] == "ttir ttadapter"
     result, _ = run_cell(shell, "%ir_cache aaa")
     assert isinstance(result.result, RunView) and len(result.result.timeline.dumps) >= 2
+
+
+AUTOTUNED_CELL = """
+import numpy as np, torch, triton, triton.language as tl
+stray = np.ones(8)  # notebook namespaces hold arrays: the interpreter must not trip on them
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 256}), triton.Config({"BLOCK": 1024})], key=["n"])
+@triton.jit
+def add_tuned(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
+
+tx, ty, tout = torch.randn(4096), torch.randn(4096), torch.zeros(4096)
+add_tuned[lambda meta: (triton.cdiv(4096, meta["BLOCK"]),)](tx, ty, tout, 4096)
+"""
+
+
+def test_autotuned_kernel_compiles_every_config_without_a_device(
+    shell: InteractiveShell, tmp_path: Path
+) -> None:
+    result, io = run_cell(
+        shell, f"%%triton_npu --interpret --runs-dir {tmp_path}\n{AUTOTUNED_CELL}"
+    )
+    assert result.success, shown(io)
+    runs = sorted(p.name for p in tmp_path.iterdir())
+    assert runs == ["add_tuned", "add_tuned-2"]  # one Run per config
+    blocks = {
+        json.loads((tmp_path / r / "run.json").read_text())["kernel"]["constexprs"]["BLOCK"]
+        for r in runs
+    }
+    assert blocks == {256, 1024}
+    assert "autotune: 2 configs compiled offline, none timed" in shown(io)
+    ns = shell.user_ns
+    assert (ns["tout"] == ns["tx"] + ns["ty"]).all(), shown(io)  # the interpreter ran it

@@ -60,3 +60,24 @@ def _real_payload(log: str, title: str) -> dict[str, Any]:
 def real_payload() -> Any:
     """Function (log name, title) -> payload of a real compiler log from tests/data/ascend."""
     return _real_payload
+
+
+def open_offline(
+    browser: Any, path: Path, selector: str = ".air-passname"
+) -> tuple[Any, list[str]]:
+    """Open an offline page from file:// with every other request aborted; (page, the URLs
+    it tried to fetch)."""
+    page = browser.new_page(viewport={"width": 1300, "height": 1000})
+    fetched: list[str] = []
+
+    def block(route: Any) -> None:
+        if route.request.url.startswith("file:"):
+            route.continue_()
+        else:
+            fetched.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", block)
+    page.goto(path.as_uri())
+    page.wait_for_selector(selector)
+    return page, fetched

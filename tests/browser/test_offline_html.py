@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from ascend_ir_lab.export.html import render_html
+from tests.browser.conftest import open_offline
 
 pytestmark = pytest.mark.browser
 
@@ -18,23 +19,6 @@ def vadd_page(tmp_path_factory: pytest.TempPathFactory, real_payload: Any) -> Pa
     path = tmp_path_factory.mktemp("html") / "vadd.html"
     path.write_text(render_html(payload, title="vadd adapter"), encoding="utf-8")
     return path
-
-
-def open_offline(browser: Any, path: Path) -> tuple[Any, list[str]]:
-    page = browser.new_page(viewport={"width": 1300, "height": 1000})
-    fetched: list[str] = []
-
-    def block(route: Any) -> None:
-        if route.request.url.startswith("file:"):
-            route.continue_()
-        else:
-            fetched.append(route.request.url)
-            route.abort()
-
-    page.route("**/*", block)
-    page.goto(path.as_uri())
-    page.wait_for_selector(".air-passname")
-    return page, fetched
 
 
 def test_step_through_passes_with_keys(browser: Any, vadd_page: Path) -> None:

@@ -9,27 +9,11 @@ import pytest
 
 from ascend_ir_lab.export.html import render_html
 from ascend_ir_lab.export.packing import pack_payload
+from tests.browser.conftest import open_offline
 
 pytestmark = pytest.mark.browser
 
 EVIL = '<img src=x onerror="window.__pwned=1"></script><script>window.__pwned=2</script> javascript:alert(1)'
-
-
-def open_offline(browser: Any, path: Path, selector: str) -> tuple[Any, list[str]]:
-    page = browser.new_page(viewport={"width": 1300, "height": 1000})
-    fetched: list[str] = []
-
-    def block(route: Any) -> None:
-        if route.request.url.startswith("file:"):
-            route.continue_()
-        else:
-            fetched.append(route.request.url)
-            route.abort()
-
-    page.route("**/*", block)
-    page.goto(path.as_uri())
-    page.wait_for_selector(selector)
-    return page, fetched
 
 
 def test_packed_matmul_page_steps_and_shows_notes(

@@ -15,7 +15,7 @@ from ascend_ir_lab.analysis.compare import compare
 from ascend_ir_lab.analysis.diff import unified
 from ascend_ir_lab.analysis.locations import LineCensus
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
-from ascend_ir_lab.analysis.ops import Census, known_ops, lifecycle
+from ascend_ir_lab.analysis.ops import Census, OpChange, known_ops, lifecycle
 from ascend_ir_lab.analysis.search import search
 from ascend_ir_lab.analysis.sync import SyncOp, sync_lens
 from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
@@ -278,16 +278,21 @@ def cmd_find(args: argparse.Namespace) -> int:
         print()
     else:
         _warn(tl)
-        print(f"{'#':>5}  {'stage':<9} {'count':>5} {'delta':>6}  pass (scope)")
-        for c in changes:
-            print(
-                f"{c.index:>5}  {c.stage:<9} {c.count:>5} {c.delta:>+6}  {c.arg or c.pass_name} ({c.scope})"
-            )
+        _print_changes(changes)
     if not changes:
         close = difflib.get_close_matches(args.op, list(known_ops(tl, census)), n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         print(f"{args.op} never appears in {tl.title}{hint}", file=sys.stderr)
     return 0
+
+
+def _print_changes(changes: list[OpChange]) -> None:
+    """The table of passes that changed a count (find, search, source)."""
+    print(f"{'#':>5}  {'stage':<9} {'count':>5} {'delta':>6}  pass (scope)")
+    for c in changes:
+        print(
+            f"{c.index:>5}  {c.stage:<9} {c.count:>5} {c.delta:>+6}  {c.arg or c.pass_name} ({c.scope})"
+        )
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -307,11 +312,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     first, last = tl.dumps[hits.first], tl.dumps[hits.last]  # type: ignore[index]
     print(f"{args.pattern!r}: in {found} of {len(tl.dumps)} dumps, first #{first.index} "
           f"{first.stage}:{first.label}, last #{last.index} {last.stage}:{last.label}")  # fmt: skip
-    print(f"{'#':>5}  {'stage':<9} {'count':>5} {'delta':>6}  pass (scope)")
-    for c in hits.changes:
-        print(
-            f"{c.index:>5}  {c.stage:<9} {c.count:>5} {c.delta:>+6}  {c.arg or c.pass_name} ({c.scope})"
-        )
+    _print_changes(hits.changes)
     return 0
 
 
@@ -367,11 +368,7 @@ def cmd_source(args: argparse.Namespace) -> int:
         return 0
     print(f"{file or '*'}:{args.line}: {_python_line(tl, args.line)}")
     print("IR lines located there, pass by pass:")
-    print(f"{'#':>5}  {'stage':<9} {'count':>5} {'delta':>6}  pass (scope)")
-    for c in changes:
-        print(
-            f"{c.index:>5}  {c.stage:<9} {c.count:>5} {c.delta:>+6}  {c.arg or c.pass_name} ({c.scope})"
-        )
+    _print_changes(changes)
     gone = changes[-1].count == 0
     print(
         f"{'vanish at #' + str(changes[-1].index) + ' ' + changes[-1].arg if gone else 'still present at the end'}"

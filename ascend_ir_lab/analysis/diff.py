@@ -38,13 +38,42 @@ def opcodes_ids(a: Sequence[int], b: Sequence[int]) -> list[Opcode]:
         hi += 1
     raw: list[Opcode] = [("equal", 0, lo, 0, lo)] if lo else []
     if lo < n - hi or lo < m - hi:
-        for op in Indel.opcodes(a[lo : n - hi], b[lo : m - hi]):
-            raw.append(
-                (op.tag, op.src_start + lo, op.src_end + lo, op.dest_start + lo, op.dest_end + lo)
-            )
+        raw.extend(_middle(a, b, lo, n - hi, lo, m - hi))
     if hi:
         raw.append(("equal", n - hi, n, m - hi, m))
     return _merge(raw)
+
+
+def _middle(a: Sequence[int], b: Sequence[int], i0: int, i1: int, j0: int, j1: int) -> list[Opcode]:
+    """Opcodes for a[i0:i1] against b[j0:j1] (unmerged).
+
+    A line of one side that the other side never holds cannot be in any common subsequence:
+    when such lines are many (a pass that rewrites most of a function), they are set aside
+    before the LCS and the result is the same edit script, found on shorter sequences.
+    """
+    xa, xb = a[i0:i1], b[j0:j1]
+    in_b, in_a = set(xb), set(xa)
+    keep_a = [i for i, x in enumerate(xa) if x in in_b]
+    keep_b = [j for j, x in enumerate(xb) if x in in_a]
+    if 4 * (len(keep_a) + len(keep_b)) > 3 * (len(xa) + len(xb)):
+        return [
+            (op.tag, op.src_start + i0, op.src_end + i0, op.dest_start + j0, op.dest_end + j0)
+            for op in Indel.opcodes(xa, xb)
+        ]
+    out: list[Opcode] = []
+    pi = pj = 0  # next unmatched line of each side, relative to i0 / j0
+    for op in Indel.opcodes([xa[i] for i in keep_a], [xb[j] for j in keep_b]):
+        if op.tag != "equal":
+            continue
+        for k in range(op.src_end - op.src_start):
+            i, j = keep_a[op.src_start + k], keep_b[op.dest_start + k]
+            if i > pi or j > pj:
+                out.append(("replace", pi + i0, i + i0, pj + j0, j + j0))
+            out.append(("equal", i + i0, i + i0 + 1, j + j0, j + j0 + 1))
+            pi, pj = i + 1, j + 1
+    if pi < len(xa) or pj < len(xb):
+        out.append(("replace", pi + i0, i1, pj + j0, j1))
+    return out
 
 
 def _merge(ops: list[Opcode]) -> list[Opcode]:

@@ -71,3 +71,30 @@ def test_side_by_side_marks_changed_words() -> None:
 
 def test_word_marks_of_identical_lines_are_empty() -> None:
     assert word_marks("x = 1", "x = 1") == ((), ())
+
+
+# Mostly disjoint sides: most lines of each are absent from the other (a pass that rewrites a
+# function), which takes the path that sets such lines aside before the LCS.
+rewritten = st.lists(st.sampled_from(["a", "}", "x1", "x2", "x3", "x4", "x5", "x6"]), max_size=40)
+rewritten_b = st.lists(st.sampled_from(["a", "}", "y1", "y2", "y3", "y4", "y5", "y6"]), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=rewritten, b=rewritten_b)
+def test_rewrites_are_exact_and_minimal(a: list[str], b: list[str]) -> None:
+    ops = opcodes(a, b)
+    assert apply(a, b, ops) == b
+    ours = sum(i2 - i1 + j2 - j1 for t, i1, i2, j1, j2 in ops if t != "equal")
+    ref = sum(
+        i2 - i1 + j2 - j1
+        for t, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+        if t != "equal"
+    )
+    assert ours <= ref
+    i = j = 0
+    for tag, i1, i2, j1, j2 in ops:
+        assert (i1, j1) == (i, j)
+        if tag == "equal":
+            assert a[i1:i2] == b[j1:j2]
+        i, j = i2, j2
+    assert (i, j) == (len(a), len(b))

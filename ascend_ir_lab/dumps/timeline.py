@@ -43,6 +43,7 @@ class Timeline:
         self._timings: dict[int, float] | None = None
         self._prev: list[int] | None = None
         self._next: list[int] | None = None
+        self._states: list[str] | None = None
         self._line_counts: dict[int, int] = {}
         self.line_table: list[str] = []
         self._line_ids: dict[str, int] = {}
@@ -132,16 +133,27 @@ class Timeline:
 
     def _links(self) -> tuple[list[int], list[int]]:
         if self._prev is None or self._next is None:
+            # Pipeliner-internal dumps are snapshots inside one pass: each follows the state
+            # before it, but the pass's own output follows the state before the pass.
             last: dict[tuple[str, str], int] = {}
+            last_any: dict[tuple[str, str], int] = {}
             prev = [-1] * len(self.dumps)
             nxt = [-1] * len(self.dumps)
             for d in self.dumps:
                 key = (d.stage, d.holds or d.scope)
+                q = last_any.get(key, -1)
+                if d.family == "mlir-internal":
+                    prev[d.index] = q
+                    if q >= 0 and self.dumps[q].family == "mlir-internal":
+                        nxt[q] = d.index
+                    last_any[key] = d.index
+                    continue
                 p = last.get(key, -1)
                 prev[d.index] = p
-                if p >= 0:
-                    nxt[p] = d.index
-                last[key] = d.index
+                for k in (p, q):
+                    if k >= 0:
+                        nxt[k] = d.index
+                last[key] = last_any[key] = d.index
             self._prev, self._next = prev, nxt
         return self._prev, self._next
 
@@ -175,18 +187,32 @@ class Timeline:
         return self.changed_flags()[self._dump(dump).index]
 
     def changed_flags(self) -> list[bool]:
-        """`changed` for every Dump, computed in one pass."""
-        snap = self._snapshots()
-        prev, nxt = self._links()
-        flags = []
-        for d in self.dumps:
-            if d.phase == "before":
-                n = nxt[d.index]
-                flags.append(n >= 0 and snap[n] != snap[d.index])
-            else:
-                p = prev[d.index]
-                flags.append(p < 0 or snap[p] != snap[d.index])
-        return flags
+        """`changed` for every Dump, computed in one pass ("unknown" reads as False)."""
+        return [s == "changed" for s in self.change_states()]
+
+    def change_states(self) -> list[str]:
+        """For every Dump: "changed", "unchanged", or "unknown" where the log cannot say.
+
+        Unknown: a before-dump that no later state of its scope follows (the last MLIR dump
+        before an LLVM section, a before-only stage without its artifact), and the initial IR
+        (`IR Dump At Start`), which no pass made. The first after-dump of a scope counts as
+        changed.
+        """
+        if self._states is None:
+            snap = self._snapshots()
+            prev, nxt = self._links()
+            states = []
+            for d in self.dumps:
+                if d.phase == "start":
+                    states.append("unknown")
+                    continue
+                other = nxt[d.index] if d.phase == "before" else prev[d.index]
+                if other < 0:
+                    states.append("unknown" if d.phase == "before" else "changed")
+                else:
+                    states.append("unchanged" if snap[other] == snap[d.index] else "changed")
+            self._states = states
+        return self._states
 
     # -- timings ---------------------------------------------------------------------------
     def seconds(self, dump: Dump | int) -> float | None:

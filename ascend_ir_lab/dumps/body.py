@@ -10,9 +10,7 @@ import re
 
 # A column-0 line that belongs to MLIR text: closing brace, attribute/type alias, resource
 # blob delimiters, generic op, or an op name such as `module`, `func.func`, `tt.func`.
-_MLIR_LINE = re.compile(
-    rb"^(?:\}|#|!|\{-#|\"|module\b|func\b|[a-z_][\w$]*(?:\.[\w$]+)+\b)"
-)
+_MLIR_LINE = re.compile(rb"^(?:\}|#|!|\{-#|\"|module\b|func\b|[a-z_][\w$]*(?:\.[\w$]+)+\b)")
 # A column-0 line that belongs to LLVM IR or machine IR.
 _LLVM_LINE = re.compile(
     rb"^(?:\}|!|@|%|\$|;|#|attributes |declare |define |source_filename|target |bb\.|"
@@ -101,6 +99,15 @@ _LLVM_SCOPE_LINE = re.compile(
 )
 _FIRST_LINE = re.compile(rb"\S[^\n]*")
 _LABEL = re.compile(rb"^[\w.$-]+:")
+
+
+_LOOP_HEADER = re.compile(rb"^; Loop:\r?\n(?P<label>[\w.$-]+):", re.M)
+
+
+def loop_header(data: bytes, body_start: int, body_end: int) -> str:
+    """`%label` of the header block of an LLVM loop printout ("" if it shows none)."""
+    m = _LOOP_HEADER.search(data, body_start, min(body_end, body_start + 65536))
+    return f"%{m['label'].decode(errors='replace')}" if m else ""
 
 
 def body_language(data: bytes, body_start: int, body_end: int) -> str:

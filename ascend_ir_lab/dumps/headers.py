@@ -189,36 +189,44 @@ def _parse_pass_banner(core: str, family: str) -> Header | None:
 def _llvm_pass(body: str, family: str) -> tuple[str, str, str]:
     """(name, argument, unit) of "PassID on unit", "Name (arg)", "Name (arg) on unit"."""
     name, unit = _split_on(body)
-    arg = ""
+    if not unit or " " in name:  # a new pass manager's PassID is one word: "P on unit"
+        legacy = _legacy_pass(body)
+        if legacy is not None:
+            return legacy
     if name.endswith(")"):
         k = name.rfind(" (")
         inner = name[k + 2 : -1] if k > 0 else ""
-        if k > 0 and "(" not in inner:
-            if inner == "module" or inner.startswith(_UNIT_KINDS):
-                unit = unit or f"({inner})"
-            else:
-                arg = inner
-            name = name[:k]
+        if k > 0 and "(" not in inner and (inner == "module" or inner.startswith(_UNIT_KINDS)):
+            unit, name = unit or f"({inner})", name[:k]
     name = _PASS_NUMBER.sub("", name, count=1)
-    if not arg and family == "llvm" or (not arg and unit):
-        arg = name  # the new pass manager names a pass only by its class
+    arg = name if family == "llvm" or unit else ""  # the new pass manager names only a class
     return name, arg, unit
+
+
+def _legacy_pass(body: str) -> tuple[str, str, str] | None:
+    """A legacy pass: "Long Name (arg)", or "Long Name (arg) on F" (machine -print-changed)."""
+    k = body.rfind(") on ")
+    head, unit = (body[: k + 1], body[k + 5 :]) if k >= 0 else (body, "")
+    if not head.endswith(")"):
+        return None
+    j = head.rfind(" (")
+    arg = head[j + 2 : -1] if j > 0 else ""
+    if not arg or arg == "module" or any(c in arg for c in " ()"):
+        return None
+    return head[:j], arg, unit
 
 
 def _split_on(body: str) -> tuple[str, str]:
     """Split "PassID on unit" at the first " on " outside `<...>` and `(...)`."""
     depth = 0
-    i = 0
-    n = len(body)
-    while i < n:
-        c = body[i]
+    for i, c in enumerate(body):
         if c in "<(":
             depth += 1
         elif c in ">)":
             depth = max(depth - 1, 0)
-        elif c == " " and depth == 0 and body.startswith(" on ", i):
-            return body[:i], body[i + 4 :]
-        i += 1
+        elif c == " " and depth == 0:
+            if body.startswith(" on ", i):
+                return body[:i], body[i + 4 :]
     return body, ""
 
 

@@ -10,7 +10,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ascend_ir_lab.dumps.body import body_language, infer_scope, ir_end, message_level
+from ascend_ir_lab.dumps.body import (
+    body_language,
+    infer_scope,
+    ir_end,
+    loop_header,
+    message_level,
+)
 from ascend_ir_lab.dumps.headers import Header, parse_header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
 
@@ -95,8 +101,9 @@ def _dump(
     loop = family.startswith("llvm") and body_language(data, body_start, region_end) == "loop"
     body_end, text_start, truncated = _split_region(data, body_start, region_end, family, loop)
     if loop:  # a loop printout holds the loop alone
-        holds = scope if scope.startswith("loop") else f"loop {scope.removeprefix('function ')}"
-        scope = holds
+        if not scope.startswith("loop"):  # legacy headers name no unit, older ones a block
+            scope = f"loop {loop_header(data, body_start, body_end) or scope.removeprefix('function @')}"
+        holds = scope
     elif scope.startswith("cgscc") and body_language(data, body_start, body_end) != "module":
         holds = scope  # the functions of one call-graph SCC
     else:

@@ -188,8 +188,8 @@ def _parse_pass_banner(core: str, family: str) -> Header | None:
 
 def _llvm_pass(body: str, family: str) -> tuple[str, str, str]:
     """(name, argument, unit) of "PassID on unit", "Name (arg)", "Name (arg) on unit"."""
-    name, unit = _split_on(body)
-    if not unit or " " in name:  # a new pass manager's PassID is one word: "P on unit"
+    name, unit, spaced = _split_on(body)
+    if not unit or spaced:  # a new pass manager's PassID is one word: "P on unit"
         legacy = _legacy_pass(body)
         if legacy is not None:
             return legacy
@@ -216,9 +216,11 @@ def _legacy_pass(body: str) -> tuple[str, str, str] | None:
     return head[:j], arg, unit
 
 
-def _split_on(body: str) -> tuple[str, str]:
-    """Split "PassID on unit" at the first " on " outside `<...>` and `(...)`."""
+def _split_on(body: str) -> tuple[str, str, bool]:
+    """Split "PassID on unit" at the first " on " outside `<...>` and `(...)`; the flag says
+    whether the part before it has a space of its own (then it is no PassID)."""
     depth = 0
+    spaced = False
     for i, c in enumerate(body):
         if c in "<(":
             depth += 1
@@ -226,8 +228,9 @@ def _split_on(body: str) -> tuple[str, str]:
             depth = max(depth - 1, 0)
         elif c == " " and depth == 0:
             if body.startswith(" on ", i):
-                return body[:i], body[i + 4 :]
-    return body, ""
+                return body[:i], body[i + 4 :], spaced
+            spaced = True
+    return body, "", spaced
 
 
 def _trailer_scope(trailer: str) -> str:

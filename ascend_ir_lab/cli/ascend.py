@@ -162,8 +162,10 @@ def _repro(args: argparse.Namespace) -> int:
         print(
             json.dumps(
                 {
-                    "dump": repro.dump.index,
-                    "pass": repro.dump.arg,
+                    "index": repro.dump.index,
+                    "stage": repro.dump.stage,
+                    "pass": repro.dump.pass_name,
+                    "arg": repro.dump.arg,
                     "scope": repro.dump.scope,
                     "command": repro.command,
                     "before": str(repro.before),

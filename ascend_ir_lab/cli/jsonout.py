@@ -1,0 +1,43 @@
+"""`--json` output: stable (keys in a fixed order), streamed, and one list element a line.
+
+Python's C encoder writes each element; only the outer layout is ours, so a list of ten
+thousand Dumps costs what encoding ten thousand small dicts costs, and a reader can stream it
+line by line. Every key means one thing across the commands: `docs/cli-json.schema.json`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Mapping
+from typing import IO, Any
+
+_encode = json.JSONEncoder(ensure_ascii=True, check_circular=False).encode
+
+
+def emit(value: Any, out: IO[str] | None = None) -> None:
+    """Write `value` as JSON: an object's top-level lists hold one element a line."""
+    out = out or sys.stdout
+    write = out.write
+    if isinstance(value, Mapping):
+        write("{")
+        for n, (key, item) in enumerate(value.items()):
+            write(("\n " if n == 0 else ",\n ") + _encode(key) + ": ")
+            _emit_item(item, write, " ")
+        write("\n}\n" if value else "}\n")
+    else:
+        _emit_item(value, write, "")
+        write("\n")
+
+
+def _emit_item(item: Any, write: Any, indent: str) -> None:
+    if isinstance(item, list | tuple) or (
+        isinstance(item, Iterable) and not isinstance(item, str | bytes | Mapping)
+    ):
+        first = True
+        for element in item:
+            write(("[\n" if first else ",\n") + indent + " " + _encode(element))
+            first = False
+        write("[]" if first else "\n" + indent + "]")
+    else:
+        write(_encode(item))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import sys
 from typing import Any
@@ -213,6 +212,8 @@ def _entry_dict(e: Any) -> dict[str, Any]:
 
 
 def _when(mtime: float) -> str:
+    import datetime as _dt
+
     return _dt.datetime.fromtimestamp(mtime).strftime("%Y-%m-%d %H:%M:%S")
 
 

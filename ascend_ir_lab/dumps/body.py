@@ -80,22 +80,30 @@ def _blank_run_end(data: bytes, start: int, limit: int) -> int:
 def infer_scope(data: bytes, body_start: int, body_end: int, family: str) -> str:
     """The scope a header did not name, read from the first op of the body."""
     llvm = family.startswith("llvm")
-    pattern = _LLVM_SCOPE_LINE if llvm else _MLIR_OP_LINE
-    m = pattern.search(data, body_start, body_end)
-    if m is None:
-        return "module" if llvm else "builtin.module"
-    nl = data.find(b"\n", m.start(), min(body_end, m.start() + 512))
-    line = data[m.start() : nl if nl >= 0 else min(body_end, m.start() + 512)]
+    first, later = (_LLVM_UNIT, _LLVM_UNIT_LATER) if llvm else (_MLIR_OP, _MLIR_OP_LATER)
+    if first.match(data, body_start, body_end):
+        start = body_start
+    else:
+        m = later.search(data, body_start, body_end)
+        if m is None:
+            return "module" if llvm else "builtin.module"
+        start = m.start() + 1
+    stop = min(body_end, start + 512)
+    nl = data.find(b"\n", start, stop)
+    line = data[start : nl if nl >= 0 else stop]
     if llvm:
         return _llvm_scope(line) or "module"
     return _mlir_scope(line)
 
 
-# The first line of an MLIR body that is an op (attribute and type aliases precede it).
-_MLIR_OP_LINE = re.compile(rb"^[^#!\s]", re.M)
+# The first line of an MLIR body that is an op (attribute and type aliases precede it);
+# a newline leads each later-line pattern, so the search skips from line to line in C.
+_MLIR_OP = re.compile(rb"[^#!\s]")
+_MLIR_OP_LATER = re.compile(rb"\n[^#!\s]")
 # The first line of an LLVM body that names its unit.
-_LLVM_SCOPE_LINE = re.compile(
-    rb"^(?:; ModuleID|source_filename|define\b|# Machine code for function )", re.M
+_LLVM_UNIT = re.compile(rb"; ModuleID|source_filename|define\b|# Machine code for function ")
+_LLVM_UNIT_LATER = re.compile(
+    rb"\n(?:; ModuleID|source_filename|define\b|# Machine code for function )"
 )
 _FIRST_LINE = re.compile(rb"\S[^\n]*")
 _LABEL = re.compile(rb"^[\w.$-]+:")

@@ -6,8 +6,9 @@ computed on first use, once, and cached.
 
 from __future__ import annotations
 
-import hashlib
 import re
+import zlib
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -80,13 +81,14 @@ class Timeline:
         return self.text(dump).splitlines()
 
     def line_count(self, dump: Dump | int) -> int:
-        """Number of IR lines of a Dump."""
+        """Number of IR lines of a Dump (counted once per snapshot)."""
         d = self._dump(dump)
-        n = self._line_counts.get(d.index)
+        snap = self.snapshot(d)
+        n = self._line_counts.get(snap)
         if n is None:
             raw = self.raw(d)
             n = raw.count(b"\n") + (1 if raw and not raw.endswith(b"\n") else 0)
-            self._line_counts[d.index] = n
+            self._line_counts[snap] = n
         return n
 
     def line_ids(self, dump: Dump | int) -> list[int]:
@@ -112,7 +114,7 @@ class Timeline:
 
     # -- snapshots and predecessors ---------------------------------------------------------
     def snapshot(self, dump: Dump | int) -> int:
-        """Snapshot id: equal ids mean byte-identical IR."""
+        """Snapshot id: equal ids mean identical IR (same length, same CRC-32 of its bytes)."""
         return self._snapshots()[self._dump(dump).index]
 
     def snapshot_count(self) -> int:
@@ -120,14 +122,20 @@ class Timeline:
         return len(set(self._snapshots()))
 
     def _snapshots(self) -> list[int]:
+        # Identity is the length and a CRC-32 of the bytes: one pass at memory speed over
+        # the Dumps whose length another Dump shares (a unique length is a snapshot of its
+        # own), without copying a byte of the log.
         if self._snap is None:
-            ids: dict[bytes, int] = {}
+            lengths = Counter(d.body_end - d.body_start for d in self.dumps)
+            views = [memoryview(data) for data in self._data]
+            ids: dict[tuple[int, int], int] = {}
             snap = []
             for d in self.dumps:
-                view = memoryview(self._data[d.log_id])
-                digest = hashlib.sha1(view[d.body_start : d.body_end]).digest()
+                n = d.body_end - d.body_start
+                crc = zlib.crc32(views[d.log_id][d.body_start : d.body_end]) if lengths[n] > 1 else 0
+                snap.append(ids.setdefault((n, crc), len(ids)))
+            for view in views:
                 view.release()
-                snap.append(ids.setdefault(digest, len(ids)))
             self._snap = snap
         return self._snap
 

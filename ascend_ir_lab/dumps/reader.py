@@ -118,27 +118,37 @@ def _dump(
 def _split_region(
     data: bytes, body_start: int, region_end: int, family: str, loop: bool = False
 ) -> tuple[int, int, bool]:
-    """Fast path for the common shape `...\n}\n\n<next header>`; else scan back line by line."""
-    tail = data[max(body_start, region_end - 16) : region_end]
-    stripped = tail.rstrip(b"\n")
-    if stripped.endswith(b"\n}") and len(stripped) < len(tail):
-        # `}` at column 0 closes the top-level op: nothing after it but blank lines.
-        return region_end - (len(tail) - len(stripped)) + 1, region_end, False
+    """Fast path for a region whose last line closes IR (`}`, a trailing alias or metadata
+    line) and only blank lines follow; else scan back line by line."""
+    ends = _ENDS_LLVM if family[0] == "l" else _ENDS_MLIR
+    tail = data[max(body_start, region_end - 256) : region_end]
+    stripped = tail.rstrip(b"\r\n")
+    if len(stripped) < len(tail):
+        nl = stripped.rfind(b"\n")
+        if nl >= 0 and stripped[nl + 1 :].startswith(ends):
+            return region_end - (len(tail) - len(stripped)) + 1, region_end, False
+    # Messages after the IR (a pass manager's log lines): what closes the IR before them?
+    found = ir_end(data, body_start, region_end, family, open_end=loop)
+    last = data[data.rfind(b"\n", body_start, max(found[0] - 1, body_start)) + 1 : found[0]]
+    if last.startswith(ends) and not found[2]:
+        return found
     # Text that can never be IR (a traceback, a crash report) ends the IR wherever it starts,
     # even if IR-looking lines (indented frames, dotted exception names) follow it.
-    cut = min(
-        (k + 1 for k in (data.find(m, body_start - 1, region_end) for m in _HARD_STOPS) if k >= 0),
-        default=region_end,
-    )
+    m = _HARD_STOP.search(data, body_start - 1, region_end)
+    cut = m.start() + 1 if m else region_end
     return ir_end(data, body_start, cut, family, open_end=loop)
 
 
-_HARD_STOPS = (
-    b"\nTraceback (most recent call last):",
-    b"\nLLVM ERROR:",
-    b"\nPLEASE submit a bug report",
-    b"\nStack dump:",
-    b"\n===----",  # an MLIR/LLVM timing report (--mlir-timing, -time-passes)
+# Column-0 lines that only the end of a Dump holds: the closing brace of the top-level op, a
+# location alias, the end of a resource blob; in LLVM metadata, attribute groups, machine IR.
+_ENDS_MLIR = (b"}", b"#loc", b"#-}")
+_ENDS_LLVM = (b"}", b"!", b"attributes #", b"# End machine code")
+
+
+# One search for all of them: the leading newline lets it skip from line to line in C.
+_HARD_STOP = re.compile(
+    rb"\n(?:Traceback \(most recent call last\):|LLVM ERROR:|PLEASE submit a bug report"
+    rb"|Stack dump:|===----)"  # the last: an MLIR/LLVM timing report (-mlir-timing, -time-passes)
 )
 
 

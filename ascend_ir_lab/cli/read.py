@@ -203,16 +203,16 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     timed = [s for s in (tl.seconds(d) for d in dumps) if s is not None]
     slowest = max(timed, default=0.0)
     head = f"{'#':>5}  {'stage':<9} {'pass':<{width}}  {'phase':<7} {'lines':>6}  {'':2} "
-    print(head + (f"{'ms':>8} {'':10} " if timed else "") + "scope")
+    out = [head + (f"{'ms':>8} {'':10} " if timed else "") + "scope"]
     for d in dumps:
         mark = "*" if flags[d.index] else " "
         mark += "!" if d.truncated or d.phase == "failed" else " "
         row = f"{d.index:>5}  {d.stage:<9} {d.label:<{width}}  {d.phase:<7} {tl.line_count(d):>6}  {mark} "
         if timed:
             row += _timing_cell(tl.seconds(d), slowest)
-        print(row + d.scope)
-    for m in tl.messages:
-        print(f"[{m.stage} after #{m.after}] {m.level}: {m.text}")
+        out.append(row + d.scope)
+    out.extend(f"[{m.stage} after #{m.after}] {m.level}: {m.text}" for m in tl.messages)
+    sys.stdout.write("\n".join(out) + "\n")
     return 0
 
 

@@ -137,6 +137,18 @@ def body_language(data: bytes, body_start: int, body_end: int) -> str:
 
 
 def _mlir_scope(line: bytes) -> str:
+    scope = _SCOPES.get(line)
+    if scope is None:
+        scope = _read_mlir_scope(line)
+        if len(_SCOPES) < 4096:
+            _SCOPES[line] = scope
+    return scope
+
+
+_SCOPES: dict[bytes, str] = {}  # first op lines repeat from Dump to Dump: read each once
+
+
+def _read_mlir_scope(line: bytes) -> str:
     if line.startswith((b"module", b'"builtin.module"')):
         return "builtin.module"
     m = _SCOPE_SYM.match(line)

@@ -83,7 +83,7 @@ class Timeline:
     def line_count(self, dump: Dump | int) -> int:
         """Number of IR lines of a Dump (counted once per snapshot)."""
         d = self._dump(dump)
-        snap = self.snapshot(d)
+        snap = (self._snap or self._snapshots())[d.index]
         n = self._line_counts.get(snap)
         if n is None:
             raw = self.raw(d)
@@ -132,7 +132,9 @@ class Timeline:
             snap = []
             for d in self.dumps:
                 n = d.body_end - d.body_start
-                crc = zlib.crc32(views[d.log_id][d.body_start : d.body_end]) if lengths[n] > 1 else 0
+                crc = (
+                    zlib.crc32(views[d.log_id][d.body_start : d.body_end]) if lengths[n] > 1 else 0
+                )
                 snap.append(ids.setdefault((n, crc), len(ids)))
             for view in views:
                 view.release()
@@ -236,6 +238,8 @@ class Timeline:
         # A report counts a pass nested under a function pipeline once, however many
         # functions it ran on: consecutive Dumps of one pass on other scopes are that one run.
         stages = {s.get("name"): s.get("timings") or {} for s in (self.run or {}).get("stages", [])}
+        if not any(stages.values()):
+            return {}
         seen: dict[tuple[str, str], int] = {}
         out: dict[int, float] = {}
         last: Dump | None = None

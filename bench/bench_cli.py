@@ -54,7 +54,7 @@ def big_log(target_mb: int) -> Path:
 
 def _cli() -> list[str]:
     script = Path(sys.executable).with_name("ascend-ir-lab")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "ascend_ir_lab.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "ascend_ir_lab"]
 
 
 def run_once(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:

@@ -115,7 +115,8 @@ class Timeline:
     # -- snapshots and predecessors ---------------------------------------------------------
     def snapshot(self, dump: Dump | int) -> int:
         """Snapshot id: equal ids mean identical IR (same length, same CRC-32 of its bytes)."""
-        return self._snapshots()[self._dump(dump).index]
+        index = dump if isinstance(dump, int) else dump.index
+        return (self._snap or self._snapshots())[index]
 
     def snapshot_count(self) -> int:
         """How many distinct snapshots the Timeline holds."""

@@ -15,6 +15,7 @@ from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.dumps.reader import LogIndex, index_log
 from ascend_ir_lab.dumps.timeline import Timeline
 from ascend_ir_lab.errors import InputError, NoDumpsError
+from ascend_ir_lab.runs import STAGE_STATUS, inside, read_manifest, regular_file
 
 # Stage files Triton writes into a cache or dump folder, in pipeline order.
 STAGE_FILES = (
@@ -230,15 +231,13 @@ def _triton_metadata(folder: Path) -> dict[str, Any]:
 
 
 def _open_run(folder: Path) -> Timeline:
-    try:
-        run = json.loads((folder / "run.json").read_text())
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{folder / 'run.json'}: unreadable Run manifest: {exc}") from None
+    run, warnings = read_manifest(folder)
     b = _Builder()
+    b.warnings.extend(warnings)
     for stage in run.get("stages", []):
         _add_run_stage(b, folder, stage)
     if not b.dumps:
-        status = run.get("status", {}).get("text", "")
+        status = (run.get("status") or {}).get("text", "")
         raise NoDumpsError(
             f"{folder}: the Run holds no IR yet" + (f" ({status})" if status else "")
         )
@@ -248,19 +247,41 @@ def _open_run(folder: Path) -> Timeline:
     return b.timeline(title=title, path=folder, run=run)
 
 
+def _run_file(b: _Builder, folder: Path, stage: str, what: str, rel: object) -> bytes | None:
+    """The bytes of a file a Run's stage names: only a regular file inside the Run folder."""
+    if not rel:
+        return None
+    path = inside(folder, rel)
+    if path is None:
+        b.warnings.append(f"{folder}: stage {stage}: {what} {rel!r} is outside the Run; not read")
+        return None
+    if not path.exists():
+        if what == "log":
+            b.warnings.append(f"{folder}: stage {stage}: log {rel} is missing")
+        return None
+    if not regular_file(path):
+        b.warnings.append(f"{folder}: stage {stage}: {what} {rel} is not a regular file; not read")
+        return None
+    try:
+        return read_bytes(path)
+    except InputError as exc:
+        b.warnings.append(f"stage {stage}: {exc}; not read")
+        return None
+
+
 def _add_run_stage(b: _Builder, folder: Path, stage: dict[str, Any]) -> None:
     name = str(stage.get("name", "stage"))
     dumps: list[Dump] = []
-    if stage.get("log"):
-        log = folder / stage["log"]
-        if log.is_file() and log.stat().st_size:
-            dumps = b.add_log(log, read_bytes(log), name).dumps
-        elif not log.is_file():
-            b.warnings.append(f"{folder}: stage {name}: log {stage['log']} is missing")
-    artifact = folder / stage["artifact"] if stage.get("artifact") else None
-    if artifact is None or not artifact.is_file():
+    if stage.get("status") in STAGE_STATUS:
+        b.warnings.append(f"{folder}: stage {name} {stage['status']} (exit code "
+                          f"{stage.get('returncode')}): its log ends where the tool was stopped")  # fmt: skip
+    log = _run_file(b, folder, name, "log", stage.get("log"))
+    if log:
+        dumps = b.add_log(folder / stage["log"], log, name).dumps
+    data = _run_file(b, folder, name, "artifact", stage.get("artifact"))
+    if data is None:
         return
-    data = read_bytes(artifact)
+    artifact = folder / stage["artifact"]
     # A before-only log never shows its last pass's output, and a stage's file may be in
     # another language than its dumps (PTX after LLVM passes): the stage file shows both.
     # Pipeliner-internal dumps are snapshots inside one pass, not pass outputs.

@@ -133,7 +133,7 @@ def _before_text(run: Run, tl: Any, dump: Any) -> str:
     source = run.manifest.get("extra", {}).get("stage_inputs", {}).get(dump.stage)
     if not source:
         raise InputError(f"{run.path}: no recorded input for stage {dump.stage!r}")
-    return (run.path / source).read_text()
+    return run.file(source).read_text(errors="replace")
 
 
 def run_reproducer(repro: Reproducer, *, timeout: float = 300.0) -> ReproResult:

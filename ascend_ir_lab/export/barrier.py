@@ -45,7 +45,9 @@ def recorded_verdict(run: Any) -> dict[str, Any] | None:
     for key in ("sync_check", "verdict"):
         if isinstance(extra.get(key), dict):
             return dict(extra[key])
-    folders = ["."] + ([extra["captured_from"]] if isinstance(extra.get("captured_from"), str) else [])
+    folders = ["."] + (
+        [extra["captured_from"]] if isinstance(extra.get("captured_from"), str) else []
+    )
     for folder in folders:
         path = inside(run.path, f"{folder}/verdict.json")  # only files inside the Run
         if path is not None and regular_file(path):

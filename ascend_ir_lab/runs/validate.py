@@ -32,7 +32,7 @@ def parse_manifest(data: bytes, where: Path) -> Any:
     except UnicodeDecodeError as exc:
         raise ManifestError(f"{where}: not UTF-8 (byte {exc.start})") from None
     try:
-        value = json.loads(text, parse_constant=_no_constant)
+        value = json.loads(text)  # NaN and Infinity parse, then _first_problem names them
     except json.JSONDecodeError as exc:
         raise ManifestError(f"{where}:{exc.lineno}: broken manifest: {exc.msg}") from None
     except RecursionError:
@@ -43,10 +43,6 @@ def parse_manifest(data: bytes, where: Path) -> Any:
     if problem:
         raise ManifestError(f"{where}: {problem}")
     return value
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a manifest may hold")
 
 
 def _first_problem(value: Any) -> str | None:
@@ -103,9 +99,9 @@ def check_manifest(value: Any, folder: Path) -> tuple[dict[str, Any], list[str]]
 
 
 def _field(m: dict[str, Any], key: str, ok: Callable[[Any], bool], default: Any,
-           warn: list[str]) -> None:  # fmt: skip
+           warn: list[str], where: str = "") -> None:  # fmt: skip
     if key in m and not ok(m[key]):
-        warn.append(f"{key}: {_short(m[key])} is not what the format allows; ignored")
+        warn.append(f"{where}{key}: {_short(m[key])} is not what the format allows; ignored")
         m[key] = default
 
 
@@ -164,13 +160,13 @@ def _kernel(value: Any, folder: Path, warn: list[str]) -> dict[str, Any] | None:
         return None
     k = dict(value)
     for key in ("name", "file"):
-        _field(k, key, _opt_str, None, warn)
+        _field(k, key, _opt_str, None, warn, "kernel.")
     _path_field(k, "source", folder, "kernel", warn)
     if "first_line" in k and not (_int(k["first_line"]) and k["first_line"] >= 1):
         warn.append(f"kernel.first_line: {_short(k['first_line'])} is not a line number; 1 used")
         k["first_line"] = 1
-    _field(k, "signature", _str_map, {}, warn)
-    _field(k, "constexprs", _is_dict, {}, warn)
+    _field(k, "signature", _str_map, {}, warn, "kernel.")
+    _field(k, "constexprs", _is_dict, {}, warn, "kernel.")
     return k
 
 
@@ -197,7 +193,7 @@ def _stage(s: Any, i: int, folder: Path, warn: list[str]) -> bool:
 
 def _extra(extra: dict[str, Any], folder: Path, warn: list[str]) -> dict[str, Any]:
     for key in ("captured_from", "source_file"):
-        _field(extra, key, _opt_str, None, warn)
+        _field(extra, key, _opt_str, None, warn, "extra.")
     if extra.get("captured_from"):
         _path_field(extra, "captured_from", folder, "extra", warn)
     for key in CACHE_KEYS:

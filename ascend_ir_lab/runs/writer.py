@@ -31,6 +31,9 @@ def write_manifest(folder: Path, manifest: Mapping[str, Any]) -> None:
     os.replace(tmp, folder / MANIFEST)
 
 
+_HELD: dict[str, FolderLock] = {}  # the folder locks this process holds, by lock file
+
+
 class FolderLock:
     """An exclusive lock on the Run folder `path` (a hidden file beside it, flock'ed), held
     until `release()` or the end of the process."""
@@ -38,6 +41,14 @@ class FolderLock:
     def __init__(self, path: Path) -> None:
         self.file = path.parent / f".{path.name}.lock"
         path.parent.mkdir(parents=True, exist_ok=True)
+        key = os.path.realpath(self.file)
+        held = _HELD.pop(key, None)
+        if held is not None and held.fd is not None:
+            # a build of this process that ended without finishing (an exception kept its
+            # writer alive): the next build here takes its lock over
+            self.fd, held.fd = held.fd, None
+            _HELD[key] = self
+            return
         fd = os.open(self.file, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -51,11 +62,13 @@ class FolderLock:
                 "or choose another -o"
             ) from None
         self.fd: int | None = fd
+        _HELD[key] = self
 
     def release(self) -> None:
         """Give the lock back and remove its file."""
         if self.fd is None:
             return
+        _HELD.pop(os.path.realpath(self.file), None)
         try:
             os.unlink(self.file)
         except OSError:

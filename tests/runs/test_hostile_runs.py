@@ -193,3 +193,10 @@ def test_two_builds_of_one_folder_give_one_clear_failure(tmp_path: Path) -> None
     assert Run(first.finish("ok").path).name == "a"  # the first build's folder, whole
     assert RunWriter.create("c", {}, tmp_path / "r").finish("ok").name == "c"
     assert not list(tmp_path.glob(".*.lock"))
+
+
+def test_a_build_left_unfinished_in_this_process_does_not_block_the_next(tmp_path: Path) -> None:
+    left = RunWriter.create("a", {}, tmp_path / "r")  # as after an exception in a notebook cell
+    again = RunWriter.create("b", {}, tmp_path / "r")
+    assert again.finish("ok").name == "b" and left.path == again.path
+    assert not list(tmp_path.glob(".*.lock"))

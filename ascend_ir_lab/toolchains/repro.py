@@ -108,7 +108,7 @@ def make_reproducer(
             f"{run.path}: the bishengir Dumps are not complete modules; compile "
             "again with --module-scope to reproduce a pass"
         )
-    out = Path(folder) if folder else run.path / "repro" / safe_name(f"{dump.index}-{dump.label}")
+    out = Path(folder) if folder else run.file(f"repro/{safe_name(f'{dump.index}-{dump.label}')}")
     out.mkdir(parents=True, exist_ok=True)
     before, expected = out / "before.mlir", out / "expected.mlir"
     before.write_text(_before_text(run, tl, dump))

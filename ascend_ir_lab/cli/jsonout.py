@@ -18,7 +18,8 @@ _encode = json.JSONEncoder(ensure_ascii=True, check_circular=False).encode
 def emit(value: Any, out: IO[str] | None = None) -> None:
     """Write `value` as JSON: an object's top-level lists hold one element a line."""
     out = out or sys.stdout
-    write = out.write
+    chunks = _Chunks(out.write)
+    write = chunks.write
     if isinstance(value, Mapping):
         write("{")
         for n, (key, item) in enumerate(value.items()):
@@ -28,6 +29,27 @@ def emit(value: Any, out: IO[str] | None = None) -> None:
     else:
         _emit_item(value, write, "")
         write("\n")
+    chunks.flush()
+
+
+class _Chunks:
+    """Writes in pieces of about 256 KiB: streamed, yet one write call per piece."""
+
+    def __init__(self, sink: Any) -> None:
+        self.sink = sink
+        self.parts: list[str] = []
+        self.size = 0
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size >= 1 << 18:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.parts:
+            self.sink("".join(self.parts))
+            self.parts, self.size = [], 0
 
 
 def _emit_item(item: Any, write: Any, indent: str) -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
-from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.analysis.ops import OpChange
 from ascend_ir_lab.cli.jsonout import emit
 from ascend_ir_lab.cli.read import _open, _warn, dump_ref
 from ascend_ir_lab.dumps import Timeline
+from ascend_ir_lab.runs import inside, regular_file
 
 
 def _change(tl: Timeline, c: OpChange) -> dict[str, Any]:
@@ -134,9 +134,9 @@ def cmd_source(args: argparse.Namespace) -> int:
 
 def _python_line(tl: Timeline, number: int) -> str:
     """The text of a line of the Run's kernel source ("" when there is none)."""
-    rel = ((tl.run or {}).get("kernel") or {}).get("source")
+    path = inside(tl.path, ((tl.run or {}).get("kernel") or {}).get("source"))
     try:
-        text = (Path(tl.path) / rel).read_text().splitlines() if rel else []
+        text = path.read_text(errors="replace").splitlines() if path and regular_file(path) else []
     except OSError:
         return ""
     return text[number - 1].strip() if 0 < number <= len(text) else ""

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.safe_text import for_terminal
 
 if TYPE_CHECKING:
     from ascend_ir_lab.analysis.normalize import Normalization
@@ -130,6 +131,11 @@ def _color_diff(lines: list[str]) -> list[str]:
     return out
 
 
+def _trusted() -> Any:
+    """stdout for text already cleaned that carries the command's own colours."""
+    return getattr(sys.stdout, "trusted", sys.stdout)
+
+
 def _highlight_mlir(text: str) -> str:
     """MLIR in terminal colours through the project's Pygments lexer."""
     from pygments import highlight
@@ -241,7 +247,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     d = tl.select(args.which)
     lines = normalize_lines(tl.lines(d), _norm(args))
     text = "\n".join(lines) + ("\n" if lines else "")
-    sys.stdout.write(_highlight_mlir(text) if _colored(args) and d.family == "mlir" else text)
+    if _colored(args) and d.family == "mlir":
+        _trusted().write(_highlight_mlir(for_terminal(text)))
+    else:
+        sys.stdout.write(text)
     return 0
 
 
@@ -284,8 +293,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
             a_lines, b_lines, a_name=_name(a_tl, da), b_name=_name(b_tl, db), context=args.context
         )
     )
-    shown = _color_diff(out) if _colored(args) else out
-    sys.stdout.write("\n".join(shown) + ("\n" if shown else ""))
+    if _colored(args):
+        shown = _color_diff([for_terminal(line) for line in out])
+        _trusted().write("\n".join(shown) + ("\n" if shown else ""))
+    else:
+        sys.stdout.write("\n".join(out) + ("\n" if out else ""))
     if not out:
         print(f"identical: {_name(a_tl, da)} and {_name(b_tl, db)}", file=sys.stderr)
     return 1 if out and args.exit_code else 0

@@ -7,6 +7,7 @@ computed on first use, once, and cached.
 from __future__ import annotations
 
 import re
+import threading
 import zlib
 from collections import Counter
 from collections.abc import Sequence
@@ -15,6 +16,7 @@ from typing import Any
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.errors import InputError
 
+_SPLIT_FROM = 16 << 20  # bytes of IR to sum before a second thread pays off
 _WHICH = re.compile(r"^(?P<name>.+?)(?:\[?#(?P<k>-?\d+)\]?)?$")
 
 
@@ -128,19 +130,37 @@ class Timeline:
         # own), without copying a byte of the log.
         if self._snap is None:
             lengths = Counter(d.body_end - d.body_start for d in self.dumps)
-            views = [memoryview(data) for data in self._data]
+            shared = [d for d in self.dumps if lengths[d.body_end - d.body_start] > 1]
+            crcs = dict(zip((d.index for d in shared), self._crcs(shared), strict=True))
             ids: dict[tuple[int, int], int] = {}
-            snap = []
-            for d in self.dumps:
-                n = d.body_end - d.body_start
-                crc = (
-                    zlib.crc32(views[d.log_id][d.body_start : d.body_end]) if lengths[n] > 1 else 0
-                )
-                snap.append(ids.setdefault((n, crc), len(ids)))
+            self._snap = [
+                ids.setdefault((d.body_end - d.body_start, crcs.get(d.index, 0)), len(ids))
+                for d in self.dumps
+            ]
+        return self._snap
+
+    def _crcs(self, dumps: list[Dump]) -> list[int]:
+        """CRC-32 of each Dump's bytes; a large total is split with a second thread (zlib
+        lets go of the interpreter while it sums)."""
+        views = [memoryview(data) for data in self._data]
+        try:
+
+            def crcs(part: list[Dump]) -> list[int]:
+                return [zlib.crc32(views[d.log_id][d.body_start : d.body_end]) for d in part]
+
+            total = sum(d.body_end - d.body_start for d in dumps)
+            if total < _SPLIT_FROM:
+                return crcs(dumps)
+            half = len(dumps) // 2
+            second: list[int] = []
+            worker = threading.Thread(target=lambda: second.extend(crcs(dumps[half:])))
+            worker.start()
+            first = crcs(dumps[:half])
+            worker.join()
+            return first + second
+        finally:
             for view in views:
                 view.release()
-            self._snap = snap
-        return self._snap
 
     def _links(self) -> tuple[list[int], list[int]]:
         if self._prev is None or self._next is None:

@@ -1,18 +1,27 @@
 """`--json` output: stable (keys in a fixed order), streamed, and one list element a line.
 
-Python's C encoder writes each element; only the outer layout is ours, so a list of ten
-thousand Dumps costs what encoding ten thousand small dicts costs, and a reader can stream it
-line by line. Every key means one thing across the commands: `docs/cli-json.schema.json`.
+orjson (Python's own C encoder where it is missing) writes each element; only the outer layout
+is ours, so a list of ten thousand Dumps costs what encoding ten thousand small dicts costs,
+and a reader can stream it line by line. Every key means one thing across the commands:
+`docs/cli-json.schema.json`.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable, Mapping
 from typing import IO, Any
 
-_encode = json.JSONEncoder(ensure_ascii=True, check_circular=False).encode
+try:
+    import orjson
+
+    def _encode(value: Any) -> str:
+        return orjson.dumps(value).decode("utf-8")
+
+except ImportError:  # pragma: no cover - a dependency; the fallback writes the same JSON
+    import json
+
+    _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def emit(value: Any, out: IO[str] | None = None) -> None:

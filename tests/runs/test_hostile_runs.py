@@ -200,3 +200,16 @@ def test_a_build_left_unfinished_in_this_process_does_not_block_the_next(tmp_pat
     again = RunWriter.create("b", {}, tmp_path / "r")
     assert again.finish("ok").name == "b" and left.path == again.path
     assert not list(tmp_path.glob(".*.lock"))
+
+
+def test_pages_made_in_python_show_bidi_controls(tmp_path: Path) -> None:
+    from ascend_ir_lab.export.files import payload_of
+    from ascend_ir_lab.export.html import render_html, static_html
+
+    run, _ = make_hostile(tmp_path, "hostile-text")
+    payload = payload_of(run)
+    assert "\u202e" in payload["title"]  # the payload keeps the text as it is
+    fallback = static_html(payload)
+    page = render_html(payload, title=payload["title"])
+    assert "\u202e" not in fallback and "&lt;U+202E&gt;" in fallback
+    assert "<title>&lt;U+202E&gt;evil" in page and "<img" not in fallback

@@ -21,6 +21,7 @@ from ascend_ir_lab.export.report import make_report
 from ascend_ir_lab.runs import Run, RunWriter, inside, safe_arcname, safe_name
 from ascend_ir_lab.safe_text import for_terminal, markdown_text, visible
 from tests.runs.hostile import BASE, SECRET, make_hostile
+from tests.toolchains.conftest import needs_ascend
 
 HOST = {"npu_model": None, "versions": {}}
 
@@ -213,3 +214,20 @@ def test_pages_made_in_python_show_bidi_controls(tmp_path: Path) -> None:
     page = render_html(payload, title=payload["title"])
     assert "\u202e" not in fallback and "&lt;U+202E&gt;" in fallback
     assert "<title>&lt;U+202E&gt;evil" in page and "<img" not in fallback
+
+
+@needs_ascend
+def test_compile_out_never_removes_a_folder_of_someone_else(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ascend_ir_lab.cli import main
+
+    theirs = tmp_path / "experiment"
+    theirs.mkdir()
+    (theirs / "run.json").write_text('{"format": "mlflow/run", "id": 1}')
+    (theirs / "weights.bin").write_bytes(b"\x00precious")
+    kernel = Path(__file__).resolve().parents[1] / "kernels" / "vadd.py"
+    assert main(["compile", str(kernel), "-o", str(theirs)]) == 2
+    err = capsys.readouterr().err
+    assert "not a Run folder of ascend-ir-lab/run@1 (nothing was removed)" in err
+    assert sorted(p.name for p in theirs.iterdir()) == ["run.json", "weights.bin"]

@@ -355,27 +355,31 @@ def _report_stages(folder: Path, seen: int, say: Progress) -> int:
 
 
 def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
-    """Run `fn[grid](*args, **kwargs)` in Triton's interpreter on the CPU.
+    """Run `fn[grid](*args, **kwargs)` in Triton's interpreter on the CPU, as
+    `TRITON_INTERPRET=1 python script.py` would.
 
     numpy arrays are passed as torch views of the same memory, so results land in them.
     """
     from triton.runtime.interpreter import InterpretedFunction
 
-    inner = _interpretable(getattr(fn, "fn", fn))
     names = {p.name for p in getattr(fn, "params", [])}
     call_args = [_as_tensor(a) for a in args]
     # compile options (multibuffer=...) mean nothing to the interpreter
     call_kwargs = {k: _as_tensor(v) for k, v in kwargs.items() if k in names}
-    with debug_switches(interpret=True), _language_restored():
-        InterpretedFunction(inner)[grid](*call_args, **call_kwargs)
+    with debug_switches(interpret=True), _language_restored() as interpreted:
+        kernel = InterpretedFunction(_interpretable(getattr(fn, "fn", fn)))
+        interpreted.append(kernel)
+        kernel[grid](*call_args, **call_kwargs)
 
 
 def _interpretable(func: Any) -> Any:
-    """`func`, or a copy whose globals leave out values Triton's interpreter cannot look at.
+    """A copy of `func` whose globals are a copy of its module's, less the values Triton's
+    interpreter cannot look at.
 
-    Triton 3.2's interpreter tests every global of the kernel's module with
-    `value in [tl, tl.core]`, which raises for numpy arrays ("truth value of an array ... is
-    ambiguous"); a kernel defined in a notebook cell has the notebook's namespace as globals.
+    The interpreter adds its own names (np, interpreter_builder, ...) to the globals of every
+    function it rewrites: on a copy, the user's module or notebook namespace stays as it was.
+    Triton 3.2's interpreter also tests every global with `value in [tl, tl.core]`, which
+    raises for numpy arrays ("truth value of an array ... is ambiguous").
     """
     import triton.language as tl
 
@@ -385,10 +389,7 @@ def _interpretable(func: Any) -> Any:
         except Exception:  # noqa: BLE001 - any failure here is the interpreter's failure
             return True
 
-    names = [k for k, v in func.__globals__.items() if ambiguous(v)]
-    if not names:
-        return func
-    clean = {k: v for k, v in func.__globals__.items() if k not in names}
+    clean = {k: v for k, v in func.__globals__.items() if not ambiguous(v)}
     copy = types.FunctionType(
         func.__code__, clean, func.__name__, func.__defaults__, func.__closure__
     )
@@ -398,22 +399,28 @@ def _interpretable(func: Any) -> Any:
 
 
 @contextlib.contextmanager
-def _language_restored() -> Iterator[None]:
-    """Undo the interpreter's patches of `triton.language` on exit.
+def _language_restored() -> Iterator[list[Any]]:
+    """Make `triton.language` what the interpreter needs for the block, then as it was.
 
     Triton 3.2's interpreter rebinds tl's builtins, tensor methods and dtype.to_ir for the
-    whole process and never puts them back; every later real compile of a kernel then
-    fails ("'block_argument' object has no attribute 'dtype'").
+    whole process and never puts them back; every later real compile of a kernel would then
+    fail ("'block_argument' object has no attribute 'dtype'"). Yields a list for the
+    InterpretedFunctions made, whose rewritten code is dropped from Triton's cache on exit.
     """
     import triton.language as tl
+    from triton.runtime.interpreter import InterpretedFunction
 
     objects = {
         id(o): o for o in (tl, tl.core, tl.math, tl.tensor, tl.dtype, tl.core.tensor, tl.core.dtype)
     }.values()
     saved = [(o, dict(vars(o))) for o in objects]
+    made: list[Any] = []
     try:
-        yield
+        with _jit_calls_interpreted(made), _scalar_index_fixed():
+            yield made
     finally:
+        for function in made:
+            InterpretedFunction.rewritten_fn.pop(function.fn, None)
         for obj, before in saved:
             now = dict(vars(obj))
             for name in now.keys() - before.keys():
@@ -421,6 +428,57 @@ def _language_restored() -> Iterator[None]:
             for name, value in before.items():
                 if now.get(name, _MISSING) is not value:
                     setattr(obj, name, value)
+
+
+@contextlib.contextmanager
+def _jit_calls_interpreted(made: list[Any]) -> Iterator[None]:
+    """A `@triton.jit` function called from an interpreted kernel runs interpreted too.
+
+    Plain `TRITON_INTERPRET=1` makes every `@triton.jit` function (tl.max, tl.sum, tl.cumsum,
+    the user's helpers) an interpreted one when it is decorated; here they were decorated for
+    compiling, and calling one raised "Cannot call @triton.jit'd outside of the scope of a
+    kernel".
+    """
+    from triton.runtime.interpreter import InterpretedFunction
+    from triton.runtime.jit import JITFunction
+
+    helpers: dict[int, Any] = {}
+
+    def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if id(self) not in helpers:
+            helpers[id(self)] = InterpretedFunction(_interpretable(self.fn))
+            made.append(helpers[id(self)])
+        return helpers[id(self)](*args, **kwargs)
+
+    original = JITFunction.__call__
+    JITFunction.__call__ = call  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        JITFunction.__call__ = original  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
+def _scalar_index_fixed() -> Iterator[None]:
+    """Scalars index again (`range(pid, n, step)`, `tl.range(...)`) with numpy >= 2.4.
+
+    Triton 3.2's interpreter holds a scalar as a one-element array and indexes with
+    `int(array)`, which numpy 2.4 refuses ("only 0-dimensional arrays can be converted to
+    Python scalars"), so plain `TRITON_INTERPRET=1` fails there too; `.item()` reads it.
+    """
+    from triton.runtime import interpreter
+
+    original = interpreter._patch_lang_tensor
+
+    def patch(tensor: Any) -> None:
+        original(tensor)
+        tensor.__index__ = lambda self: int(self.handle.data.item())
+
+    interpreter._patch_lang_tensor = patch
+    try:
+        yield
+    finally:
+        interpreter._patch_lang_tensor = original
 
 
 _MISSING = object()

@@ -91,7 +91,8 @@ def _capture_offline(args: argparse.Namespace) -> int:
     if result.returncode:
         return result.returncode
     if not result.runs:
-        print(f"no Triton launch was made ({result.launches} launches seen): nothing compiled")
+        print("no bishengir-compile call was recorded and no Triton launch was made: the script "
+              "compiled nothing")  # fmt: skip
         return 1
     return 1 if result.failures and not args.keep_going else 0
 

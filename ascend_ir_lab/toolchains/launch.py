@@ -416,7 +416,7 @@ def _language_restored() -> Iterator[list[Any]]:
     saved = [(o, dict(vars(o))) for o in objects]
     made: list[Any] = []
     try:
-        with _jit_calls_interpreted(made), _scalar_index_fixed():
+        with _jit_calls_interpreted(made), _interpreter_fixed():
             yield made
     finally:
         for function in made:
@@ -459,26 +459,43 @@ def _jit_calls_interpreted(made: list[Any]) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _scalar_index_fixed() -> Iterator[None]:
-    """Scalars index again (`range(pid, n, step)`, `tl.range(...)`) with numpy >= 2.4.
+def _interpreter_fixed() -> Iterator[None]:
+    """Two faults of Triton 3.2's interpreter mended for the block, so results match a device.
 
-    Triton 3.2's interpreter holds a scalar as a one-element array and indexes with
-    `int(array)`, which numpy 2.4 refuses ("only 0-dimensional arrays can be converted to
-    Python scalars"), so plain `TRITON_INTERPRET=1` fails there too; `.item()` reads it.
+    - Scalars index again (`range(pid, n, step)`, `tl.range(...)`) with numpy >= 2.4: a
+      scalar is a one-element array, indexed with `int(array)`, which numpy 2.4 refuses
+      ("only 0-dimensional arrays can be converted to Python scalars"; plain
+      `TRITON_INTERPRET=1` fails there too); `.item()` reads it.
+    - fp32 -> bf16 casts round to nearest even, as the NPU's (and Triton's compiled) casts
+      do, instead of truncating (off by one bf16 ulp, enough to fail atol=1e-2 checks).
     """
     from triton.runtime import interpreter
 
-    original = interpreter._patch_lang_tensor
+    original_patch = interpreter._patch_lang_tensor
+    original_cast = interpreter.InterpreterBuilder.cast_impl
 
     def patch(tensor: Any) -> None:
-        original(tensor)
+        original_patch(tensor)
         tensor.__index__ = lambda self: int(self.handle.data.item())
 
+    def cast_impl(self: Any, src: Any, dst_type: Any) -> Any:
+        import triton.language as tl
+
+        if src.dtype.scalar == tl.float32 and dst_type.scalar == tl.bfloat16:
+            import torch
+
+            wide = torch.from_numpy(src.data.astype("float32", copy=True))
+            bits = wide.to(torch.bfloat16).view(torch.int16).numpy().view("uint16")
+            return interpreter.TensorHandle(bits, dst_type.scalar)
+        return original_cast(self, src, dst_type)
+
     interpreter._patch_lang_tensor = patch
+    interpreter.InterpreterBuilder.cast_impl = cast_impl  # type: ignore[method-assign]
     try:
         yield
     finally:
-        interpreter._patch_lang_tensor = original
+        interpreter._patch_lang_tensor = original_patch
+        interpreter.InterpreterBuilder.cast_impl = original_cast  # type: ignore[method-assign]
 
 
 _MISSING = object()

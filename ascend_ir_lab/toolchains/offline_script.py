@@ -24,7 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import CompilerError, InputError
-from ascend_ir_lab.toolchains.env import tool_env
+from ascend_ir_lab.toolchains.env import patched_environ, tool_env
+from ascend_ir_lab.toolchains.npu_host import (
+    invocation_run,
+    invocations,
+    wrapper_env,
+    write_wrapper,
+)
 from ascend_ir_lab.toolchains.run import Run
 
 __all__ = ["OfflineCapture", "capture_offline", "main"]
@@ -77,15 +83,18 @@ def capture_offline(
     folder = Path(folder).resolve()
     folder.mkdir(parents=True, exist_ok=True)
     (folder / RESULT).unlink(missing_ok=True)
+    # bishengir-compile calls the script makes itself are recorded as on an NPU host
+    wrapper = write_wrapper(folder / "capture")
     settings = folder / "settings.json"
-    settings.write_text(json.dumps({"target": target, "interpret": interpret}))
+    settings.write_text(
+        json.dumps({"target": target, "interpret": interpret, "wrapper": str(wrapper)})
+    )
     root = str(Path(__file__).resolve().parents[2])
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    env = tool_env({"PYTHONPATH": path, "PATH": wrapper_env(wrapper)["PATH"]})
     child = [python, *options, "-m", __name__, str(settings), "--", *rest]
     try:
-        result = subprocess.run(
-            child, env=tool_env({"PYTHONPATH": path}), timeout=timeout, check=False
-        )
+        result = subprocess.run(child, env=env, timeout=timeout, check=False)
     except FileNotFoundError:
         raise InputError(f"{python}: no such program") from None
     except subprocess.TimeoutExpired as exc:
@@ -107,6 +116,10 @@ def _read_result(folder: Path, command: Sequence[str], code: int) -> OfflineCapt
         path = (folder / str(name)).resolve()
         if path.parent == folder:  # only Run folders this capture made
             runs.append(Run(path))
+    for k, call in enumerate(invocations(folder / "capture")):
+        runs.append(
+            invocation_run(call, name=f"npu-compile-{k + 1}", out=folder / f"compile-{k + 1}")
+        )
     return OfflineCapture(
         runs=runs,
         failures=[str(f) for f in data.get("failures", [])],
@@ -160,6 +173,15 @@ def _progress(event: str, info: dict[str, Any]) -> None:
         print(f"[ascend-ir-lab] {info['launch'].note}", file=sys.stderr, flush=True)
 
 
+def _own_tools_past(wrapper: str) -> None:
+    """Our own compiles use the real bishengir-compile, not the recording one on PATH."""
+    from ascend_ir_lab.toolchains.tools import find_tool
+
+    kept = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p and p != wrapper]
+    with patched_environ({"PATH": os.pathsep.join(kept)}):
+        find_tool("bishengir-compile")  # looked up once per process: this answer stays
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m ascend_ir_lab.toolchains.offline_script SETTINGS -- TARGET...`"""
     from ascend_ir_lab.toolchains.launch import intercept_launches
@@ -174,6 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary = summary_line(interpret)
     print(f"[ascend-ir-lab] {summary}", file=sys.stderr, flush=True)
     target = str(settings.get("target") or "Ascend910B3")
+    _own_tools_past(str(settings.get("wrapper", "")))
     with (
         virtual_npu(target),
         intercept_launches(

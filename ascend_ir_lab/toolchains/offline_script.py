@@ -153,10 +153,20 @@ def _run_target(rest: list[str]) -> int:
             return int(exc.code or 0)
         print(exc.code, file=sys.stderr)
         return 1
-    except BaseException:  # noqa: BLE001 - the script's own failure, shown as Python shows it
-        traceback.print_exc()
+    except BaseException as exc:  # noqa: BLE001 - the script's own failure, shown as Python does
+        _print_traceback(exc)
         return 1
     return 0
+
+
+def _print_traceback(exc: BaseException) -> None:
+    """The traceback as `python script.py` prints it: the script's frames and its libraries',
+    none of this runner's or the virtual NPU's (an NPU-only op ends at the script's line)."""
+    ours = str(Path(__file__).resolve().parent)
+    shown = traceback.TracebackException.from_exception(exc)
+    frames = [f for f in shown.stack if not f.filename.startswith((ours, "<frozen runpy"))]
+    shown.stack = traceback.StackSummary.from_list(frames)
+    print("".join(shown.format()), end="", file=sys.stderr)
 
 
 def _progress(event: str, info: dict[str, Any]) -> None:

@@ -164,9 +164,10 @@ class _DeviceModule(types.ModuleType):
 
     def set_device(self, device: Any) -> None:
         """Select a device: 0, 'npu', 'npu:0' or torch.device('npu:0')."""
-        index = getattr(device, "index", device)
-        if isinstance(index, str):
-            index = int(index.partition(":")[2] or 0)
+        if isinstance(device, str):
+            index: Any = int(device.partition(":")[2] or 0)
+        else:
+            index = getattr(device, "index", device)
         if index not in (None, 0):
             raise RuntimeError(f"set_device({device!r}): the virtual NPU has one device, npu:0")
         self._device = 0

@@ -339,8 +339,12 @@ def _cell_error(outcome: Any) -> list[str]:
     error = getattr(outcome, "error_before_exec", None) or getattr(outcome, "error_in_exec", None)
     if error is None:
         return []
+    from ascend_ir_lab.toolchains.outcome import missing_module_hint
+
     text = str(error).strip().splitlines()
-    return [f"the cell raised {type(error).__name__}: {text[0] if text else ''}".rstrip(": ")]
+    line = f"the cell raised {type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
+    hint = missing_module_hint(error)
+    return [f"{line} ({hint})" if hint else line]
 
 
 def cache_table(entries: list[Any], limit: int) -> Table:

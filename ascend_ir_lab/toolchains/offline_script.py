@@ -31,6 +31,7 @@ from ascend_ir_lab.toolchains.npu_host import (
     wrapper_env,
     write_wrapper,
 )
+from ascend_ir_lab.toolchains.outcome import missing_module_hint
 from ascend_ir_lab.toolchains.run import Run
 
 __all__ = ["OfflineCapture", "capture_offline", "main"]
@@ -167,6 +168,9 @@ def _print_traceback(exc: BaseException) -> None:
     frames = [f for f in shown.stack if not f.filename.startswith((ours, "<frozen runpy"))]
     shown.stack = traceback.StackSummary.from_list(frames)
     print("".join(shown.format()), end="", file=sys.stderr)
+    hint = missing_module_hint(exc)
+    if hint:
+        print(f"[ascend-ir-lab] {hint}", file=sys.stderr)
 
 
 def _progress(event: str, info: dict[str, Any]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["failures", "failure_message"]
+__all__ = ["failure_message", "failures", "missing_module_hint"]
 
 
 def _first_line(error: BaseException) -> str:
@@ -32,3 +32,17 @@ def failure_message(lines: list[str], where: str, keep_going: str) -> str:
     listed = "\n".join(f"  - {line}" for line in lines)
     noun = "failure" if len(lines) == 1 else "failures"
     return f"{len(lines)} {noun} in {where} (details above):\n{listed}\n{keep_going}"
+
+
+def missing_module_hint(error: BaseException) -> str:
+    """For a `triton.*` module the installed triton lacks (triton.language.extra.cann in
+    triton-ascend 3.2): which triton is installed and what the code needs; else ""."""
+    name = getattr(error, "name", None) or ""
+    if not isinstance(error, ModuleNotFoundError) or not name.startswith("triton."):
+        return ""
+    import triton
+
+    return (
+        f"{name} is not part of the installed triton ({triton.__version__}): this code needs "
+        "a newer triton-ascend"
+    )

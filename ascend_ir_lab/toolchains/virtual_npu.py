@@ -22,6 +22,7 @@ Launches are not handled here: `toolchains.launch.intercept_launches` compiles t
 from __future__ import annotations
 
 import contextlib
+import importlib
 import importlib.abc
 import importlib.machinery
 import re
@@ -55,12 +56,20 @@ def summary_line(interpret: bool) -> str:
     return f"virtual NPU: tensors on the CPU; launches compiled offline; {results}"
 
 
+# torch_npu's subpackages: `torch_npu.profiler.profile(...)` names the op, not the package
+_SUBPACKAGES = frozenset(
+    "profiler contrib testing utils optim dynamo distributed onnx asd _inductor".split()
+)
+
+
 class _NPUOnlyModule(types.ModuleType):
     """A `torch_npu.*` module: importable, every attribute is an NPUOnlyError."""
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
+        if self.__name__ == "torch_npu" and name in _SUBPACKAGES:
+            return importlib.import_module(f"torch_npu.{name}")
         raise NPUOnlyError(f"{self.__name__}.{name}")
 
 

@@ -19,6 +19,7 @@ import contextlib
 import functools
 import json
 import linecache
+import math
 import os
 import threading
 import types
@@ -172,7 +173,12 @@ class LaunchCapture:
         if name in self.autotuned:
             launch.note += (
                 f"; autotune: {self.autotuned[name]} configs compiled offline, none timed "
-                "(no device), the first stands in for the best"
+                "(no device), "
+                + (
+                    "the one with the fewest programs stands in for the best"
+                    if self.interpret
+                    else "the first stands in for the best"
+                )
             )
         if self.interpret:
             self._interpret(fn, grid, args, kwargs, launch)
@@ -540,7 +546,8 @@ def intercept_launches(**settings: Any) -> Iterator[LaunchCapture]:
 def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
     """With no NPU, `@triton.autotune` cannot time its configs: each config's benchmark run
     becomes an offline compile (a Run per config) and the configs keep their order, so the
-    first one stands in for the best. With an NPU, autotuning runs as usual."""
+    first one stands in for the best (with `interpret`, the one with the fewest programs, the
+    quickest to interpret). With an NPU, autotuning runs as usual."""
     if npu_available():
         yield
         return
@@ -557,7 +564,11 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
     def bench(self: Any, *args: Any, config: Any, **meta: Any) -> list[float]:
         name = _kernel_name(self.base_fn)
         capture.autotuned[name] = capture.autotuned.get(name, 0) + 1
-        self.fn.run(*args, **meta, **config.all_kwargs())  # taken over: compiled, not launched
+        # taken over: compiled, neither launched nor interpreted (the chosen one is, after)
+        self.fn.run(*args, **{**meta, "warmup": True}, **config.all_kwargs())
+        if capture.interpret:  # the config with the fewest programs: quickest to interpret
+            grid = _grid(meta["grid"], self.fn, args, {**meta, **config.all_kwargs()})
+            return [float(math.prod(grid))]
         return [float(self.configs.index(config))]
 
     Autotuner._bench, Autotuner.__init__ = bench, init  # type: ignore[method-assign]

@@ -464,42 +464,63 @@ def _jit_calls_interpreted(made: list[Any]) -> Iterator[None]:
 
 @contextlib.contextmanager
 def _interpreter_fixed() -> Iterator[None]:
-    """Two faults of Triton 3.2's interpreter mended for the block, so results match a device.
+    """Faults of Triton 3.2's interpreter mended for the block, so results match a device.
 
     - Scalars index again (`range(pid, n, step)`, `tl.range(...)`) with numpy >= 2.4: a
       scalar is a one-element array, indexed with `int(array)`, which numpy 2.4 refuses
       ("only 0-dimensional arrays can be converted to Python scalars"; plain
       `TRITON_INTERPRET=1` fails there too); `.item()` reads it.
+    - bf16 holds its bits in uint16 arrays: arithmetic on two bf16 values added the bits as
+      integers (garbage); it is done in fp32 and rounded back, as the NPU does.
     - fp32 -> bf16 casts round to nearest even, as the NPU's (and Triton's compiled) casts
       do, instead of truncating (off by one bf16 ulp, enough to fail atol=1e-2 checks).
     """
     from triton.runtime import interpreter
 
-    original_patch = interpreter._patch_lang_tensor
-    original_cast = interpreter.InterpreterBuilder.cast_impl
+    builder = interpreter.InterpreterBuilder
+    saved = (interpreter._patch_lang_tensor, builder.cast_impl, builder.binary_op)
+    original_patch, original_cast, original_binary = saved
 
     def patch(tensor: Any) -> None:
         original_patch(tensor)
         tensor.__index__ = lambda self: int(self.handle.data.item())
 
     def cast_impl(self: Any, src: Any, dst_type: Any) -> Any:
-        import triton.language as tl
+        if _is_bf16(src.dtype) or not _is_bf16(dst_type) or src.dtype.scalar.name != "fp32":
+            return original_cast(self, src, dst_type)
+        return interpreter.TensorHandle(_bf16_bits(src.data), dst_type.scalar)
 
-        if src.dtype.scalar == tl.float32 and dst_type.scalar == tl.bfloat16:
-            import torch
-
-            wide = torch.from_numpy(src.data.astype("float32", copy=True))
-            bits = wide.to(torch.bfloat16).view(torch.int16).numpy().view("uint16")
-            return interpreter.TensorHandle(bits, dst_type.scalar)
-        return original_cast(self, src, dst_type)
+    def binary_op(self: Any, lhs: Any, rhs: Any, op: Any) -> Any:
+        if not (_is_bf16(lhs.dtype) and _is_bf16(rhs.dtype)):
+            return original_binary(self, lhs, rhs, op)
+        out = op(_bf16_values(lhs.data), _bf16_values(rhs.data))
+        out = _bf16_bits(out) if out.dtype.kind == "f" else out
+        return interpreter.TensorHandle(out, lhs.dtype.scalar)
 
     interpreter._patch_lang_tensor = patch
-    interpreter.InterpreterBuilder.cast_impl = cast_impl  # type: ignore[method-assign]
+    builder.cast_impl, builder.binary_op = cast_impl, binary_op  # type: ignore[method-assign]
     try:
         yield
     finally:
         interpreter._patch_lang_tensor = original_patch
-        interpreter.InterpreterBuilder.cast_impl = original_cast  # type: ignore[method-assign]
+        builder.cast_impl, builder.binary_op = original_cast, original_binary  # type: ignore[method-assign]
+
+
+def _is_bf16(dtype: Any) -> bool:
+    return str(getattr(dtype, "scalar", dtype)) == "bf16"
+
+
+def _bf16_values(bits: Any) -> Any:
+    """fp32 values of bf16 bits held in a uint16 array."""
+    return (bits.astype("uint32") << 16).view("float32")
+
+
+def _bf16_bits(values: Any) -> Any:
+    """bf16 bits (uint16) of float values, rounded to nearest even."""
+    import torch
+
+    wide = torch.from_numpy(values.astype("float32", copy=True))
+    return wide.to(torch.bfloat16).view(torch.int16).numpy().view("uint16")
 
 
 _MISSING = object()

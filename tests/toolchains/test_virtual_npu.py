@@ -247,3 +247,21 @@ def test_a_failed_compile_sets_the_exit_status(scripts: Path) -> None:
     kept = subprocess.run([*base, "--keep-going", "--", sys.executable, "bad.py"],
                           capture_output=True, text=True, timeout=300, cwd=scripts)  # fmt: skip
     assert kept.returncode == 0 and "failures in the launches" in kept.stderr
+
+
+@triton.jit
+def bf16_axpy(x_ptr, y_ptr, out_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x, y = tl.load(x_ptr + offs), tl.load(y_ptr + offs)
+    tl.store(out_ptr + offs, x + y)  # bf16 + bf16
+    tl.store(out_ptr + N + offs, x.to(tl.float32) * 3.0)  # fp32 -> bf16 on store
+
+
+def test_interpreter_computes_bf16_as_the_device_does() -> None:
+    import torch
+
+    x, y = torch.rand(64, dtype=torch.bfloat16), torch.rand(64, dtype=torch.bfloat16)
+    out = torch.empty(128, dtype=torch.bfloat16)
+    interpret_launch(bf16_axpy, (1,), (x, y, out), {"N": 64})
+    assert torch.equal(out[:64], x + y)  # fp32 arithmetic, rounded to nearest even
+    assert torch.equal(out[64:], (x.float() * 3.0).to(torch.bfloat16))

@@ -91,8 +91,11 @@ def _capture_offline(args: argparse.Namespace) -> int:
     if result.returncode:
         return result.returncode
     if not result.runs:
-        print("no bishengir-compile call was recorded and no Triton launch was made: the script "
-              "compiled nothing")  # fmt: skip
+        if result.failures:
+            print("no Run was made: every launch failed (see above)")
+        else:
+            print("no bishengir-compile call was recorded and no Triton launch was made: the "
+                  "script compiled nothing")  # fmt: skip
         return 1
     return 1 if result.failures and not args.keep_going else 0
 

@@ -11,6 +11,7 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from nb_helpers import VADD_CELL, needs_ascend, run_cell, shown
 
+from ascend_ir_lab.errors import LaunchFailedError
 from ascend_ir_lab.notebook.explorer import RunView
 
 pytestmark = [pytest.mark.ascend, needs_ascend]
@@ -163,7 +164,9 @@ def test_compile_error_is_a_panel_not_a_traceback(
 ) -> None:
     line = f"%%triton_npu --flag=--no-such-option=1 --name bad --runs-dir {runs_dir}"
     result, io = run_cell(shell, f"{line}\nadd_kernel[(1,)](x, y, out, 3000, BLOCK=1024)")
-    assert result.success and result.result is None
+    # the panel stays, and the cell fails so that "Run All" stops there
+    assert isinstance(result.error_in_exec, LaunchFailedError) and result.result is None
+    assert "stage bishengir failed (exit code 1)" in str(result.error_in_exec)
     text = shown(io)
     assert "Traceback" not in text
     panel = next(o for o in io.outputs if "✗" in o.data.get("text/plain", ""))
@@ -181,7 +184,7 @@ def test_bad_argument_type_is_a_panel(
         shell,
         f"%%triton_npu --runs-dir {runs_dir}\nadd_kernel[(1,)]('x', y, out, 3000, BLOCK=1024)",
     )
-    assert result.success and "Traceback" not in shown(io)
+    assert isinstance(result.error_in_exec, LaunchFailedError) and "Traceback" not in shown(io)
     assert "argument x_ptr is a str" in shown(io)
 
 

@@ -51,6 +51,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--exit-code", action="store_true", help="exit 1 when the IR differs")
     _add_normalize(p)
     _add_color(p)
+    from ascend_ir_lab.cli.noise import add_noise_options
+
+    add_noise_options(p)
     p.set_defaults(handler=cmd_diff)
 
     p = sub.add_parser("find", help="op lifecycle: every pass that changes how many OP there are")
@@ -232,7 +235,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if args.a is None:
         if b_tl is a_tl:
             raise InputError("diff needs a dump (A), or --against PATH2 to compare two timelines")
-        return _aligned_summary(a_tl, b_tl, _norm(args), args.exit_code)
+        from ascend_ir_lab.cli.noise import noise_of
+
+        noise = noise_of(args, a_tl)
+        norm = _norm(args) if args.normalize else None
+        return _aligned_summary(a_tl, b_tl, norm, args.exit_code, noise)
     da = a_tl.select(args.a)
     if args.b is not None:
         db: Dump | None = b_tl.select(args.b)
@@ -263,8 +270,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 1 if out and args.exit_code else 0
 
 
-def _aligned_summary(a: Timeline, b: Timeline, norm: Normalization, exit_code: bool) -> int:
-    result = compare(a, b, a.title, b.title, norm)
+def _aligned_summary(
+    a: Timeline, b: Timeline, norm: Normalization | None, exit_code: bool, noise: Any = None
+) -> int:
+    result = compare(a, b, a.title, b.title, norm, noise)
     print("\n".join(result.lines(limit=20)))
     return 1 if not result.identical and exit_code else 0
 

@@ -154,11 +154,36 @@ class RunView:
         other = against.run if against is not None else None
         return make_report(self.run, which=which, against=other, out=out, notes=self.notes())
 
-    def compare(self, other: RunView, *, normalize: str | None = None) -> Comparison:
-        """Pass-aligned comparison with another Run (e.g. fine vs barrier-all)."""
-        return compare(
-            self.timeline, other.timeline, self.name, other.name, Normalization.parse(normalize)
-        )
+    def compare(
+        self, other: RunView, *, normalize: str | None = None, noise: Any = None
+    ) -> Comparison:
+        """Pass-aligned comparison with another Run (e.g. fine vs barrier-all), in canonical
+        form; `noise` (other builds of this Run, or `determinism()`'s result) sets apart the
+        passes that vary between identical compiles."""
+        from ascend_ir_lab.analysis.noise import Noise, measure_noise
+
+        if noise is not None and not isinstance(noise, Noise):
+            builds = noise if isinstance(noise, list | tuple) else [noise]
+            noise = measure_noise([self.timeline, *(as_timeline(b) for b in builds)])
+        norm = Normalization.parse(normalize) if normalize else None
+        return compare(self.timeline, other.timeline, self.name, other.name, norm, noise)
+
+    def determinism(self, n: int = 5) -> Any:
+        """Compile this Run's kernel until there are `n` builds (reusing those kept in
+        RUN/noise/) and report which passes give different output (analysis.noise)."""
+        from ascend_ir_lab.analysis.noise import measure_noise
+        from ascend_ir_lab.toolchains.rebuild import rebuild, sibling_builds
+
+        if self.run is None:
+            raise InputError(f"{self.name} is not a Run folder: it cannot be compiled again")
+        builds = [self.timeline]
+        for k in range(1, n):
+            kept = sibling_builds(self.run)
+            path = kept[k - 1] if k <= len(kept) else None
+            if path is None:
+                path = rebuild(self.run, self.run.path / "noise" / f"again-{k}").path
+            builds.append(open_timeline(path))
+        return measure_noise(builds)
 
     def _label(self, d: Dump) -> str:
         return f"{self.name} #{d.index} {d.stage}:{d.label} ({d.scope})"
@@ -264,3 +289,14 @@ def summary_text(view: RunView) -> str:
         lines.append(f"  warning: {w}")
     lines.append("  .show(which) .diff(a[, b]) .find(op) .ops(which) .compare(other) .timeline")
     return "\n".join(lines)
+
+
+def as_timeline(value: Any) -> Timeline:
+    """The Timeline of a RunView, a Run, a Timeline or a path."""
+    if isinstance(value, RunView):
+        return value.timeline
+    if isinstance(value, Timeline):
+        return value
+    if hasattr(value, "timeline"):
+        return value.timeline  # type: ignore[no-any-return]
+    return open_timeline(value)

@@ -146,6 +146,15 @@ def _norm(args: argparse.Namespace) -> Normalization:
         raise InputError(str(exc)) from None
 
 
+def select(tl: Timeline, which: str) -> Dump:
+    """`tl.select(which)`, saying on stderr which occurrence a bare pass name took."""
+    d = tl.select(which)
+    note = tl.selection_note(which)
+    if note:
+        print(f"# {note}", file=sys.stderr)
+    return d
+
+
 def _warn(tl: Timeline) -> None:
     for w in tl.warnings:
         print(f"warning: {w}", file=sys.stderr)
@@ -217,7 +226,7 @@ def _summary(tl: Timeline, flags: list[bool]) -> str:
 def cmd_show(args: argparse.Namespace) -> int:
     tl = open_timeline(args.path)
     _warn(tl)
-    d = tl.select(args.which)
+    d = select(tl, args.which)
     lines = normalize_lines(tl.lines(d), _norm(args))
     text = "\n".join(lines) + ("\n" if lines else "")
     sys.stdout.write(_highlight_mlir(text) if _colored(args) and d.family == "mlir" else text)
@@ -240,9 +249,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
         noise = noise_of(args, a_tl)
         norm = _norm(args) if args.normalize else None
         return _aligned_summary(a_tl, b_tl, norm, args.exit_code, noise)
-    da = a_tl.select(args.a)
+    da = select(a_tl, args.a)
     if args.b is not None:
-        db: Dump | None = b_tl.select(args.b)
+        db: Dump | None = select(b_tl, args.b)
     elif b_tl is not a_tl:
         db = counterpart(a_tl, da, b_tl)
         if db is None:
@@ -327,7 +336,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def cmd_sync(args: argparse.Namespace) -> int:
     tl = open_timeline(args.path)
-    d = tl.select(args.which)
+    d = select(tl, args.which)
     lines = tl.lines(d)
     lens = sync_lens(lines)
     if args.json:
@@ -362,7 +371,7 @@ def cmd_source(args: argparse.Namespace) -> int:
     file = args.file or ((tl.run or {}).get("kernel") or {}).get("file")
     census = LineCensus(tl, args.line, file)
     changes = lifecycle(tl, "", census)
-    d = tl.select(args.which)
+    d = select(tl, args.which)
     lines = tl.lines(d)
     located = census.lines_of(d)
     if args.json:
@@ -400,7 +409,7 @@ def _python_line(tl: Timeline, number: int) -> str:
 
 def cmd_ops(args: argparse.Namespace) -> int:
     tl = open_timeline(args.path)
-    d = tl.select(args.which)
+    d = select(tl, args.which)
     counts = Census(tl).of(d)
     if args.json:
         json.dump(dict(counts.most_common()), sys.stdout, indent=1)

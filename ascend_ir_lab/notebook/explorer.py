@@ -80,7 +80,7 @@ class RunView:
         """The IR of one Dump (highlighted in HTML frontends)."""
         d = self.dump(which)
         lines = normalize_lines(self.timeline.lines(d), Normalization.parse(normalize))
-        return IRText("\n".join(lines), title=self._label(d))
+        return _noted(IRText("\n".join(lines), title=self._label(d)), self.timeline, which)
 
     def diff(
         self,
@@ -110,7 +110,8 @@ class RunView:
                     kind="diff",
                 )
             da = old
-        return diff_text(self, da, other, db, normalize=normalize, context=context)
+        result = diff_text(self, da, other, db, normalize=normalize, context=context)
+        return _noted(result, self.timeline, a)
 
     def find(self, op: str) -> Table:
         """Op lifecycle: every pass that changes how many `op` there are."""
@@ -300,3 +301,11 @@ def as_timeline(value: Any) -> Timeline:
     if hasattr(value, "timeline"):
         return value.timeline  # type: ignore[no-any-return]
     return open_timeline(value)
+
+
+def _noted(text: IRText, tl: Timeline, which: Any) -> IRText:
+    """Add to the title which occurrence a bare pass name took (Timeline.selection_note)."""
+    note = tl.selection_note(which) if isinstance(which, str | int) else ""
+    if note:
+        text.title = f"{text.title} [{note}]"
+    return text

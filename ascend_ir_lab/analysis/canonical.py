@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from ascend_ir_lab.analysis.normalize import strip_loc
 
-__all__ = ["canonical_lines"]
+__all__ = ["canonical_lines", "inline_aliases"]
 
 _ALIAS_DEF = re.compile(r"^(#(?:map|set)\d*)\s*=\s*(.*)$")
 _ALIAS_USE = re.compile(r"#(?:map|set)\d*(?![\w$.])")
@@ -121,7 +121,7 @@ def _matching_open(text: str) -> int:
     return -1
 
 
-def _inline_aliases(lines: Sequence[str]) -> list[str]:
+def inline_aliases(lines: Sequence[str]) -> list[str]:
     """Replace `#mapN`/`#setN` uses with their definitions; drop alias and `#loc` lines."""
     defs: dict[str, str] = {}
     body = []
@@ -237,7 +237,7 @@ def canonical_lines(lines: Sequence[str]) -> list[str]:
     canon = _Canonicaliser()
     out: list[str] = []
     loops: dict[str, list[int]] = {}
-    for raw in _inline_aliases(lines):
+    for raw in inline_aliases(lines):
         before = dict(canon.yields)
         text = canon.line(raw)
         new = {k: v for k, v in canon.yields.items() if before.get(k) is not v}

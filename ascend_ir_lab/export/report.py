@@ -100,17 +100,15 @@ def environment(run: Any, barrier: Any | None, host: dict[str, Any]) -> dict[str
 def _pass_reproducer(run: Any, which: str | int, folder: Path) -> dict[str, Any]:
     from ascend_ir_lab.toolchains.repro import make_reproducer, run_reproducer
 
-    repro = make_reproducer(run, which, folder)
+    repro = make_reproducer(run, which, folder)  # writes repro.sh beside the files
     result = run_reproducer(repro)
     tool = Path(repro.command[0]).name
     command = [tool, "before.mlir", f"--pass-pipeline={repro.pipeline}", "-o", "output.mlir"]
-
-    (folder / "repro.sh").write_text("#!/bin/sh\n# re-runs one pass on the module it saw\n"
-                                     + shlex.join(command) + "\n", encoding="utf-8")  # fmt: skip
     d = repro.dump
     return {
         "dump": d.index, "pass": d.label, "stage": d.stage, "scope": d.scope,
         "pipeline": repro.pipeline, "command": shlex.join(command),
+        "function": repro.symbol, "selection": repro.note,
         "returncode": result.returncode, "matches_recorded": result.match,
         "summary": result.summary(), "diff_lines": len(result.diff),
     }  # fmt: skip

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from ascend_ir_lab.analysis.normalize import strip_loc
 
-__all__ = ["canonical_lines", "inline_aliases"]
+__all__ = ["canonical_lines", "inline_aliases", "split_top"]
 
 _ALIAS_DEF = re.compile(r"^(#(?:map|set)\d*)\s*=\s*(.*)$")
 _ALIAS_USE = re.compile(r"#(?:map|set)\d*(?![\w$.])")
@@ -48,7 +48,7 @@ def _hash(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
 
 
-def _split_top(text: str, sep: str = ",") -> list[str]:
+def split_top(text: str, sep: str = ",") -> list[str]:
     """Split at `sep` outside brackets and strings."""
     out, depth, start, in_str, i = [], 0, 0, False, 0
     while i < len(text):
@@ -102,7 +102,7 @@ def _sort_attr_dict(line: str) -> str:
     if open_at <= 0 or stripped[open_at - 1] not in " )>":
         return line
     body = stripped[open_at + 1 : -1]
-    entries = _split_top(body)
+    entries = split_top(body)
     if len(entries) < 2 or not all(re.match(r'^("[^"]*"|[\w$.-]+)(\s*=|$)', e) for e in entries):
         return line
     return stripped[: open_at + 1] + ", ".join(sorted(entries)) + "}"
@@ -191,8 +191,8 @@ class _Canonicaliser:
         head = self.namer.use(m["head"]) + f"%iv{indent}" + self.namer.use(m["mid"])
         if not m["iters"]:
             return head + m["tail"].rstrip()
-        iters = [_split_top(p, "=") for p in _split_top(m["iters"])]
-        types = _split_top(m["types"])
+        iters = [split_top(p, "=") for p in split_top(m["iters"])]
+        types = split_top(m["types"])
         inits = [self.namer.use(p[1]) if len(p) > 1 else "" for p in iters]
         order = sorted(
             range(len(iters)), key=lambda k: (inits[k], types[k] if k < len(types) else "")
@@ -208,8 +208,8 @@ class _Canonicaliser:
 
     def _yield(self, indent: int, m: re.Match[str]) -> str:
         order = self.yields.pop(indent)
-        values = [self.namer.use(v) for v in _split_top(m.group(2))]
-        types = _split_top(m.group(3))
+        values = [self.namer.use(v) for v in split_top(m.group(2))]
+        types = split_top(m.group(3))
         if len(values) != len(order):
             return f"scf.yield {', '.join(values)} : {', '.join(types)}"
         return (

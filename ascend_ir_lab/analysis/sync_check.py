@@ -54,6 +54,8 @@ class _Checker:
         self.found: dict[tuple[Any, ...], Finding] = {}
         self.bufsets: list[tuple[Buffer, ...]] = []
         self._bufindex: dict[tuple[Buffer, ...], int] = {}
+        self._ops: dict[int, Any] = {}
+        self._bufs: dict[tuple[str, int], int | None] = {}
 
     def run(self) -> list[Finding]:
         states = self.block(self.fn.body, {State((), frozenset())})
@@ -88,7 +90,9 @@ class _Checker:
 
     # -- ops -------------------------------------------------------------------------------
     def op(self, node: Node, s: State) -> State:
-        op = parse_op(node.text)
+        if node.line not in self._ops:
+            self._ops[node.line] = parse_op(node.text)
+        op = self._ops[node.line]
         if op is None:
             return self.scalar(node, s)
         line = node.line
@@ -187,6 +191,12 @@ class _Checker:
                     buffer=self.bufsets[buf][0].label(), other=r.line)  # fmt: skip
 
     def _buf(self, value: str, node: Node) -> int | None:
+        key = (value, node.line)
+        if key not in self._bufs:
+            self._bufs[key] = self._new_buf(value, node)
+        return self._bufs[key]
+
+    def _new_buf(self, value: str, node: Node) -> int | None:
         bufs = tuple(dict.fromkeys(self.fn.buffers(value, node.env)))
         if not bufs:
             return None

@@ -66,11 +66,12 @@ def _access(line: str) -> tuple[str, list[str]] | None:
     return op.pipe, [v for v, _ in op.reads + op.writes]
 
 
-def mutants(lines: Sequence[str]) -> Iterator[Mutant]:
-    """Every mutant of the four kinds the snapshot allows."""
+def mutants(lines: Sequence[str], scope: str = "") -> Iterator[Mutant]:
+    """Every mutant of the four kinds the snapshot allows (in the function `scope` names)."""
     text = list(lines)
+    span = _span(text, scope)
     for i, line in enumerate(text):
-        kind = _SYNC.search(line)
+        kind = _SYNC.search(line) if span[0] <= i < span[1] else None
         if kind is None:
             continue
         args = _args(line)
@@ -84,6 +85,16 @@ def mutants(lines: Sequence[str]) -> Iterator[Mutant]:
             yield Mutant("delete-set", i, rest, i, (args[0], args[1]))
         elif kind.group(1) == "pipe_barrier" and args and _between_dependent_ops(text, i):
             yield Mutant("drop-barrier", i, rest, i, (args[0], args[0]))
+
+
+def _span(text: list[str], scope: str) -> tuple[int, int]:
+    """The lines of the function a `func.func @f` scope names (all lines otherwise)."""
+    symbol = scope.partition(" @")[2] if scope and not scope.startswith("builtin.module") else ""
+    fns = functions(text)
+    for k, fn in enumerate(fns):
+        if fn.name == symbol:
+            return fn.line, fns[k + 1].line if k + 1 < len(fns) else len(text)
+    return 0, len(text)
 
 
 def _indent(line: str) -> int:
@@ -140,17 +151,20 @@ def _key(f: Finding, shift: int, at: int) -> tuple[str, int, tuple[str, str]]:
     return (f.kind, line, f.pipes)
 
 
-def run_mutations(lines: Sequence[str], *, limit: int | None = None) -> list[MutationResult]:
-    """Check every mutant (or the first `limit` of each kind) against the unmutated result."""
-    base = {(f.kind, f.line, f.pipes) for f in check_sync(lines).findings}
+def run_mutations(
+    lines: Sequence[str], *, scope: str = "", limit: int | None = None
+) -> list[MutationResult]:
+    """Check every mutant (or the first `limit` of each kind) against the unmutated result;
+    with `scope`, only the function it names is mutated and checked."""
+    base = {(f.kind, f.line, f.pipes) for f in check_sync(lines, scope=scope).findings}
     counts: dict[str, int] = {}
     out = []
-    for m in mutants(lines):
+    for m in mutants(lines, scope):
         counts[m.kind] = counts.get(m.kind, 0) + 1
         if limit is not None and counts[m.kind] > limit:
             continue
         new = [
-            f for f in check_sync(list(m.lines)).findings
+            f for f in check_sync(list(m.lines), scope=scope).findings
             if _key(f, 1 if m.kind.startswith(("delete", "drop")) else 0, m.line) not in base
         ]  # fmt: skip
         out.append(MutationResult(m, _matching(m, new)))

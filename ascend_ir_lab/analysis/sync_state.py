@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ascend_ir_lab.analysis.ir_tree import Buffer
 
@@ -47,8 +47,9 @@ class State:
     def set(self, token: Token) -> State:
         """`set_flag`: the accesses of the setting pipe (and those it was ordered after) are
         signalled to the waiting pipe."""
+        sig = (token.q, token.origin, token.slot)
         recs = frozenset(
-            replace(r, signals=r.signals | {(token.q, token.origin, token.slot)})
+            Rec(r.line, r.pipe, r.write, r.buf, r.covered, r.signals | {sig})
             if r.pipe == token.p or token.p in r.covered
             else r
             for r in self.recs
@@ -71,7 +72,7 @@ class State:
         tokens.remove(token)
         key = (token.q, token.origin, token.slot)
         recs = frozenset(
-            replace(r, covered=r.covered | {token.q}, signals=r.signals - {key})
+            Rec(r.line, r.pipe, r.write, r.buf, r.covered | {token.q}, r.signals - {key})
             if key in r.signals
             else r
             for r in self.recs
@@ -82,8 +83,13 @@ class State:
         """`pipe_barrier[PIPE_ALL]` orders everything; `pipe_barrier[X]` orders X after X."""
         if pipe == "PIPE_ALL":
             return State(self.tokens, frozenset())
+        if not any(r.pipe == pipe for r in self.recs):
+            return self
         recs = frozenset(
-            replace(r, covered=r.covered | {pipe}) if r.pipe == pipe else r for r in self.recs
+            Rec(r.line, r.pipe, r.write, r.buf, r.covered | {pipe}, r.signals)
+            if r.pipe == pipe
+            else r
+            for r in self.recs
         )
         return State(self.tokens, recs)
 

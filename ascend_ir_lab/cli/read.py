@@ -74,10 +74,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_search)
 
-    p = sub.add_parser("sync", help="sync lens: set_flag/wait_flag pairs, barriers, unpaired flags")
+    p = sub.add_parser(
+        "sync", help="sync lens (pairs, barriers, unpaired flags); --check: the sync checker"
+    )
     p.add_argument("path", help=PATH_HELP)
-    p.add_argument("which", nargs="?", default="last", help=WHICH_HELP + " (default: last)")
+    p.add_argument(
+        "which", nargs="?", default=None,
+        help=WHICH_HELP + " (default: last; with --check: after the sync pass and the final IR)",
+    )  # fmt: skip
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    from ascend_ir_lab.cli.sync import add_check_options
+
+    add_check_options(p)
     p.set_defaults(handler=cmd_sync)
 
     p = sub.add_parser(
@@ -336,7 +344,11 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def cmd_sync(args: argparse.Namespace) -> int:
     tl = open_timeline(args.path)
-    d = select(tl, args.which)
+    if args.check or args.mutate:
+        from ascend_ir_lab.cli.sync import cmd_check
+
+        return cmd_check(args, tl)
+    d = select(tl, args.which or "last")
     lines = tl.lines(d)
     lens = sync_lens(lines)
     if args.json:

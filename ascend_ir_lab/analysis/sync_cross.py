@@ -4,7 +4,9 @@ functions of one module)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from ascend_ir_lab.analysis.hivm_ops import parse_op
 from ascend_ir_lab.analysis.ir_tree import Function, value_set
@@ -51,7 +53,27 @@ def cross_core(lines: Sequence[str], fns: Sequence[Function]) -> tuple[list[Find
                     line, "possible", "cross-core-unwaited",
                     f"sync_block_set (flag {_flags(flags)}) that no sync_block_wait of the "
                     "module takes", (pipe, pipe), function=name))  # fmt: skip
+    findings += _counts(per_fn, every)
     return findings, sorted(o[0] for o in every)
+
+
+def _counts(per_fn: dict[str, list[Any]], every: list[Any]) -> list[Finding]:
+    """As many block sets as waits per pipe and flag (written once each, outside loops or in
+    the same loop on both cores); a difference is worth a look."""
+    owner = {o[0]: name for name, ops in per_fn.items() for o in ops}
+    sets = Counter((o[2], o[3]) for o in every if o[1] == "sync_block_set")
+    waits = Counter((o[2], o[3]) for o in every if o[1] == "sync_block_wait")
+    out = []
+    for key in sorted(set(sets) | set(waits), key=str):
+        if sets[key] == waits[key] or key[1] is None:
+            continue
+        more = "sync_block_set" if sets[key] > waits[key] else "sync_block_wait"
+        line = next(o[0] for o in every if (o[2], o[3]) == key and o[1] == more)
+        out.append(Finding(
+            line, "possible", "cross-core-count",
+            f"{sets[key]} sync_block_set but {waits[key]} sync_block_wait of flag "
+            f"{_flags(key[1])} in the module", (key[0], key[0]), function=owner[line]))  # fmt: skip
+    return out
 
 
 def _meet(a: frozenset[int] | None, b: frozenset[int] | None) -> bool:

@@ -73,3 +73,11 @@ def again_runs(fine_runs: dict[str, Any], runs_root: Path) -> dict[str, Any]:
     from ascend_ir_lab.toolchains.rebuild import rebuild
 
     return {name: rebuild(run, runs_root / f"{name}-again") for name, run in fine_runs.items()}
+
+
+@pytest.fixture(scope="session")
+def line_info_matmul(runs_root: Path) -> Any:
+    """The matmul compiled with line info (every op of every pass carries its Python line)."""
+    if not triton_ascend_available():
+        pytest.skip("triton-ascend is not importable")
+    return _compile(runs_root / "line-info", "matmul", line_info=True)

@@ -114,6 +114,17 @@ def _pass_reproducer(run: Any, which: str | int, folder: Path) -> dict[str, Any]
     }  # fmt: skip
 
 
+def _sync_facts(run: Any, barrier: Any | None, again: Any | None, verdict: Any) -> dict[str, Any]:
+    """The "sync" section (export.report_sync), noise measured when `again` is given."""
+    from ascend_ir_lab.analysis.noise import measure_noise
+    from ascend_ir_lab.export.report_sync import sync_section
+
+    fine = run.timeline
+    noise = measure_noise([fine, _as_run(again).timeline]) if again is not None else None
+    other = barrier.timeline if barrier is not None else None
+    return sync_section(fine, other, noise=noise, verdict=verdict)
+
+
 def _add_tree(zf: zipfile.ZipFile, folder: Path, arc: str) -> list[str]:
     added = []
     for p in sorted(folder.rglob("*")):
@@ -140,6 +151,7 @@ def make_report(
     out: str | os.PathLike[str],
     notes: list[dict[str, Any]] | None = None,
     host: dict[str, Any] | None = None,
+    again: Any | None = None,
 ) -> Report:
     """Write the bug-report zip `out` (and `out` with .md) for `run` (a Run or its folder).
 
@@ -158,12 +170,13 @@ def make_report(
         zip_path = zip_path.with_name(zip_path.name + ".zip")
     zip_path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-report-") as tmp:
-        return _make(run, barrier, which, zip_path, Path(tmp), notes, host)
+        report = _make(run, barrier, which, zip_path, Path(tmp), notes, host, again)
+    return report
 
 
 def _make(
     run: Any, barrier: Any | None, which: str | int | None, zip_path: Path, work: Path,
-    notes: list[dict[str, Any]] | None, host: dict[str, Any],
+    notes: list[dict[str, Any]] | None, host: dict[str, Any], again: Any | None = None,
 ) -> Report:  # fmt: skip
     payload = payload_of(run, notes=notes)
     facts: dict[str, Any] = {
@@ -180,6 +193,7 @@ def _make(
             facts["pass_reproducer"] = _pass_reproducer(run, which, work / "pass")
         except InputError as exc:
             facts["pass_reproducer"] = {"error": str(exc)}
+    facts["sync"] = _sync_facts(run, barrier, again, facts["npu_verdict"])
     cache = cache_folder(run)
     facts["cache_folder"] = str(cache) if cache else None
     files = _write_zip(zip_path, run, barrier, work, cache, payload, facts)
@@ -231,5 +245,6 @@ def _write_zip(
                 "barrier-all/comparison.json",
                 json.dumps(facts["barrier_all"], indent=2, ensure_ascii=False) + "\n",
             )
+        put("sync/report.json", json.dumps(facts["sync"], indent=2, ensure_ascii=False) + "\n")
         put("timeline.html", render_html(payload, title=str(payload["title"])))
     return files

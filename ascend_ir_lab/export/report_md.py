@@ -6,6 +6,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from ascend_ir_lab.export.report_sync import sync_markdown
+
 __all__ = ["TRACKERS", "branch_style", "kernel_reproducer", "summary_markdown"]
 
 TRACKERS = {
@@ -136,6 +138,7 @@ def summary_markdown(facts: dict[str, Any], kernel: str) -> str:
            "## Environment", "", *_env_rows(facts["environment"]), ""]  # fmt: skip
     out += _repro_section(facts, kernel)
     out += _barrier_section(facts.get("barrier_all"), facts.get("npu_verdict"))
+    out += sync_markdown(facts.get("sync"))
     notes = facts.get("notes") or []
     out += ["## Notes", ""]
     out += [f"- pass #{n['dump']}" + ("" if n.get("line") is None else f", line {n['line'] + 1}")
@@ -147,6 +150,7 @@ def summary_markdown(facts: dict[str, Any], kernel: str) -> str:
             f"- `cache/`: the kernel's Triton cache folder ({cache})" if cache else
             "- no Triton cache folder was recorded by this Run; `ir/` holds its IR files",
             "- `timeline.html`: every pass, offline, opens from disk",
+            "- `sync/report.json`: the sync section as data (checker findings, aligned passes)",
             "- `environment.json`, `run/run.json`, `notes.json`"
             + (", `barrier-all/`" if facts.get("barrier_all") else ""), ""]  # fmt: skip
     return "\n".join(out)

@@ -149,11 +149,16 @@ class RunView:
     ) -> Any:
         """The bug-report bundle (zip + Markdown); `against` a barrier-all Run to compare with."""
         from ascend_ir_lab.export.report import make_report
+        from ascend_ir_lab.toolchains.rebuild import sibling_builds
 
         if self.run is None:
             raise InputError(f"{self.name} is not a Run folder: compile it to make a report")
         other = against.run if against is not None else None
-        return make_report(self.run, which=which, against=other, out=out, notes=self.notes())
+        again = sibling_builds(self.run)
+        return make_report(
+            self.run, which=which, against=other, out=out, notes=self.notes(),
+            again=again[0] if again else None,
+        )  # fmt: skip
 
     def compare(
         self, other: RunView, *, normalize: str | None = None, noise: Any = None
@@ -168,6 +173,27 @@ class RunView:
             noise = measure_noise([self.timeline, *(as_timeline(b) for b in builds)])
         norm = Normalization.parse(normalize) if normalize else None
         return compare(self.timeline, other.timeline, self.name, other.name, norm, noise)
+
+    def sync_check(self, which: str | int | None = None) -> Table:
+        """The sync checker's findings: on Dump `which`, or after the sync pass and on the
+        final IR (analysis.sync_check)."""
+        from ascend_ir_lab.analysis.sync_timeline import check_timeline
+
+        dumps = [self.dump(which)] if which is not None else None
+        checked = check_timeline(self.timeline, dumps)
+        rows = [
+            [i, f.line + 1, f.severity, f.kind, f"{f.pipes[0]}->{f.pipes[1]}", f.buffer,
+             f.source_line, f.message]
+            for i, r in checked.items() for f in r.findings
+        ]  # fmt: skip
+        definite = sum(len(r.definite) for r in checked.values())
+        title = (
+            f"{self.name}: sync check of dumps {', '.join(map(str, checked))}: {definite} "
+            f"definite, {len(rows) - definite} possible"
+        )
+        return Table(
+            title, ["dump", "line", "severity", "kind", "pipes", "buffer", "python", "what"], rows
+        )
 
     def determinism(self, n: int = 5) -> Any:
         """Compile this Run's kernel until there are `n` builds (reusing those kept in

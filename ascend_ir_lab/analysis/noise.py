@@ -6,7 +6,8 @@ is *noisy*; it is a *source* of noise when its input (the previous state of its 
 in every build, so the variation starts there rather than being inherited.
 
 A noisy pass can still be *steady*: what it changed (the lines it removed and added, in
-canonical form) is the same in every build, only its input differed. Comparing another
+canonical form, names and numbers blanked) is the same in every build, only its input
+differed. Comparing another
 Timeline with the reference, a steady pass that changed something else there is a real
 divergence, noise or not.
 """
@@ -24,6 +25,7 @@ from ascend_ir_lab.analysis.canonical import canonical_lines
 from ascend_ir_lab.dumps import Dump, Timeline
 
 _NAME = re.compile(r"%(?:v|iv|p|b)\d+")
+_NUMBER = re.compile(r"(?<![\w#%])-?\d+\b")
 
 __all__ = ["CanonicalCache", "Noise", "measure_noise", "pass_delta"]
 
@@ -44,7 +46,8 @@ class CanonicalCache:
 
     def delta(self, tl: Timeline, d: Dump) -> tuple[tuple[str, int], ...]:
         """What the pass of `d` changed: canonical lines added (+n) and removed (-n), value
-        names blanked (they follow the order of the whole snapshot)."""
+        names and numbers blanked (names follow the order of the whole snapshot, and numbers
+        such as planned offsets follow the noise upstream)."""
         old, new = tl.change(d)
         after = Counter(self._blank(tl, new)) if new is not None else Counter()
         before = Counter(self._blank(tl, old)) if old is not None and old is not new else Counter()
@@ -52,7 +55,7 @@ class CanonicalCache:
         return tuple(sorted((line, n) for line, n in after.items() if n))
 
     def _blank(self, tl: Timeline, d: Dump) -> list[str]:
-        return [_NAME.sub("%", s) for s in self.lines(tl, d)]
+        return [_NUMBER.sub("0", _NAME.sub("%", s)) for s in self.lines(tl, d)]
 
     def equal(self, a: Timeline, da: Dump, b: Timeline, db: Dump) -> bool:
         """Whether two Dumps agree in canonical form."""

@@ -55,3 +55,23 @@ def test_cli_diff_against_with_noise_build(
     assert "first real divergence: hivm-graph-sync-solver (func.func @matmul_mix_aic)" in noisy
     assert "noise (varies between 2 identical compiles" in noisy
     assert "first divergence" in out or "every pass prints the same IR" in out
+
+
+def test_determinism_of_a_run_from_the_cli_and_the_notebook(
+    fine_runs: dict[str, Any], tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+    import shutil
+
+    from ascend_ir_lab.notebook.explorer import RunView
+
+    run = tmp_path / "vadd"
+    shutil.copytree(fine_runs["vadd"].path, run)
+    assert main(["determinism", str(run), "-n", "2", "--json", "-o", str(tmp_path / "b")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["builds"] == 2 and data["dumps"] > 100
+    assert data["deterministic"] and data["noisy"] == []
+    view = RunView.of(fine_runs["vadd"].__class__(run))
+    noise = view.determinism(2)  # compiles once into RUN/noise/again-1, reused after
+    assert noise.deterministic and (run / "noise" / "again-1" / "run.json").is_file()
+    assert "every pass gives the same canonical IR" in repr(noise)

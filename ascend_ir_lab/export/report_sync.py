@@ -17,6 +17,7 @@ from ascend_ir_lab.analysis.noise import Noise
 from ascend_ir_lab.analysis.sync import sync_lens
 from ascend_ir_lab.analysis.sync_timeline import check_timeline, final_hivm
 from ascend_ir_lab.dumps import Timeline
+from ascend_ir_lab.safe_text import markdown_code, markdown_fenced, markdown_text
 
 __all__ = ["sync_markdown", "sync_section"]
 
@@ -104,33 +105,38 @@ def _offline_verdict(section: dict[str, Any]) -> str:
 
 
 def sync_markdown(section: dict[str, Any] | None) -> list[str]:
-    """The section in the report's Markdown."""
+    """The section in the report's Markdown (IR text, pass names and messages escaped)."""
     if not section:
         return []
     f = section["findings"]
-    out = ["## Sync", "", f"Verdict: {section['verdict']}.", "",
+    out = ["## Sync", "", f"Verdict: {markdown_text(section['verdict'])}.", "",
            f"Sync checker (fine-grained): {f['definite']} definite, {f['possible']} possible "
            "finding(s)."]  # fmt: skip
     for idx, d in f["dumps"].items():
-        out.append(f"- dump {idx} `{d['pass']}` ({d['scope']}): {d['definite']} definite, "
-                   f"{d['possible']} possible")  # fmt: skip
-        for x in d["findings"][:5]:
-            src = f", python line {x['source_line']}" if x.get("source_line") else ""
-            out.append(f"  - line {x['line']}: {x['severity']} {x['kind']} "
-                       f"{x['pipes'][0]}->{x['pipes'][1]} {x['buffer']}: {x['message']}{src}")  # fmt: skip
+        out.append(f"- dump {idx} {markdown_code(d['pass'])} ({markdown_code(d['scope'])}): "
+                   f"{d['definite']} definite, {d['possible']} possible")  # fmt: skip
+        out += [f"  - {_finding(x)}" for x in d["findings"][:5]]
     b = section.get("barrier_all_findings")
     if b is not None:
         out += ["", f"Sync checker (barrier-all): {b['definite']} definite, {b['possible']} "
                     "possible."]  # fmt: skip
     cmp = section.get("comparison")
     if cmp:
-        out += ["", "Fine vs barrier-all, pass by pass (canonical form"
-                + (", run-to-run noise set apart" if cmp["noise_measured"] else "") + "):", "",
-                "```", *cmp["text"], "```"]  # fmt: skip
+        noise = ", run-to-run noise set apart" if cmp["noise_measured"] else ""
+        out += ["", f"Fine vs barrier-all, pass by pass (canonical form{noise}):", "",
+                markdown_fenced("\n".join(cmp["text"]))]  # fmt: skip
     rep = section.get("replaced")
     if rep and rep.get("fine") and rep.get("barrier_all"):
         pairs = ", ".join(f"{k} x{n}" for k, n in rep["fine"]["pairs"].items()) or "none"
-        bar = rep["barrier_all"]["counts"]
-        out += ["", f"Flag pairs of the fine final IR: {pairs}; the barrier-all final IR has "
-                + ", ".join(f"{k} x{n}" for k, n in bar.items()) + " instead."]  # fmt: skip
+        bar = ", ".join(f"{k} x{n}" for k, n in rep["barrier_all"]["counts"].items())
+        out += ["", markdown_text(f"Flag pairs of the fine final IR: {pairs}; the barrier-all "
+                                  f"final IR has {bar} instead.")]  # fmt: skip
     return [*out, ""]
+
+
+def _finding(x: dict[str, Any]) -> str:
+    src = f", python line {x['source_line']}" if x.get("source_line") else ""
+    return markdown_text(
+        f"line {x['line']}: {x['severity']} {x['kind']} {x['pipes'][0]}->{x['pipes'][1]} "
+        f"{x['buffer']}: {x['message']}{src}"
+    )

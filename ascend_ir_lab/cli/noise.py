@@ -45,19 +45,19 @@ def add_noise_options(p: argparse.ArgumentParser) -> None:
 
 
 def noise_of(args: argparse.Namespace, a: Timeline) -> Noise | None:
-    """The noise of A from `--noise` builds and/or `--rebuild` (None when neither is given)."""
-    paths = [Path(p) for p in args.noise]
-    if args.rebuild:
-        from ascend_ir_lab.toolchains.rebuild import rebuild, sibling_builds
+    """The noise of A from `--noise` builds, a build kept in RUN/noise/ (reused by itself),
+    or one `--rebuild` compiles; None when there is none."""
+    from ascend_ir_lab.toolchains.rebuild import rebuild, sibling_builds
 
-        reuse = sibling_builds(args.path)
-        if reuse:
-            print(f"# noise: reusing {reuse[0]}", file=sys.stderr)
-            paths.append(reuse[0])
-        else:
-            target = Path(args.path) / "noise" / "again-1"
-            print(f"# noise: compiling {args.path} again into {target}", file=sys.stderr)
-            paths.append(rebuild(args.path, target).path)
+    paths = [Path(p) for p in args.noise]
+    reuse = sibling_builds(args.path) if (Path(args.path) / "run.json").is_file() else []
+    if reuse and (args.rebuild or not paths):  # a second build kept beside the Run
+        print(f"# noise: reusing {reuse[0]}", file=sys.stderr)
+        paths.append(reuse[0])
+    elif args.rebuild:
+        target = Path(args.path) / "noise" / "again-1"
+        print(f"# noise: compiling {args.path} again into {target}", file=sys.stderr)
+        paths.append(rebuild(args.path, target).path)
     if not paths:
         return None
     return measure_noise([a, *(open_timeline(p) for p in paths)])

@@ -265,6 +265,8 @@ class IRLabMagics(Magics):  # type: ignore[misc]
     @argument("b", nargs="?", help="the same forms; left out: what A's pass changed")
     @argument("-n", "--normalize", help="ignore differences: loc, ssa or loc,ssa")
     @argument("-U", "--context", type=int, default=3, help="lines of context (default 3)")
+    @argument("--noise", action="append", help="another build of A: passes that vary are noise")
+    @argument("--rebuild", action="store_true", help="compile A again to measure its noise")
     @line_magic
     @_friendly
     def ir_diff(self, line: str) -> Any:
@@ -277,7 +279,10 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         args = self._args(self.ir_diff, line)
         if args is None:
             return None
-        return self.session.diff(args.a, args.b, normalize=args.normalize, context=args.context)
+        return self.session.diff(
+            args.a, args.b, normalize=args.normalize, context=args.context,
+            noise=args.noise, rebuild=args.rebuild,
+        )  # fmt: skip
 
     @magic_arguments()
     @argument(

@@ -288,3 +288,21 @@ def test_autotuned_kernel_compiles_every_config_without_a_device(
     assert "autotune: 2 configs compiled offline, none timed" in shown(io)
     ns = shell.user_ns
     assert (ns["tout"] == ns["tx"] + ns["ty"]).all(), shown(io)  # the interpreter ran it
+
+
+def test_ir_diff_with_a_rebuild_sets_noise_apart(
+    shell: InteractiveShell, matmuls: tuple[Any, Any]
+) -> None:
+    result, io = run_cell(shell, "%ir_diff fine barrier --rebuild")
+    cmp = result.result
+    assert cmp.noise is not None and cmp.noise.builds == 2
+    first = cmp.first_real
+    assert first is not None and (first.a.label, first.b.label) == (
+        "hivm-graph-sync-solver", "hivm-inject-sync"
+    )  # fmt: skip
+    assert "first real divergence: hivm-graph-sync-solver" in shown(io)
+    fine, _ = matmuls
+    table = fine.sync_check()
+    assert "0 definite" in table.title and table.rows == [] or all(
+        r[2] == "possible" for r in table.rows
+    )

@@ -303,6 +303,8 @@ def test_ir_diff_with_a_rebuild_sets_noise_apart(
     assert "first real divergence: hivm-graph-sync-solver" in shown(io)
     fine, _ = matmuls
     table = fine.sync_check()
-    assert "0 definite" in table.title and table.rows == [] or all(
-        r[2] == "possible" for r in table.rows
+    assert (
+        "0 definite" in table.title
+        and table.rows == []
+        or all(r[2] == "possible" for r in table.rows)
     )

@@ -157,6 +157,8 @@ def _repro(args: argparse.Namespace) -> int:
     from ascend_ir_lab.toolchains.repro import make_reproducer, run_reproducer
 
     repro = make_reproducer(args.run, args.which, args.out)
+    if repro.note:
+        print(f"# {repro.note}", file=sys.stderr)
     if args.no_run:
         print(repro.shell())
         return 0
@@ -170,10 +172,13 @@ def _repro(args: argparse.Namespace) -> int:
                     "pass": repro.dump.pass_name,
                     "arg": repro.dump.arg,
                     "scope": repro.dump.scope,
+                    "function": repro.symbol,
+                    "script": str(repro.script),
                     "command": repro.command,
                     "before": str(repro.before),
                     "returncode": result.returncode,
                     "match": result.match,
+                    "summary": result.summary(),
                     "diff": result.diff,
                 },
                 indent=2,

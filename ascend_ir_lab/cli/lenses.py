@@ -9,7 +9,7 @@ from typing import Any
 
 from ascend_ir_lab.analysis.ops import OpChange
 from ascend_ir_lab.cli.jsonout import emit
-from ascend_ir_lab.cli.read import _open, _warn, dump_ref
+from ascend_ir_lab.cli.read import _open, _warn, dump_ref, select
 from ascend_ir_lab.dumps import Timeline
 from ascend_ir_lab.runs import inside, regular_file
 
@@ -71,7 +71,11 @@ def cmd_sync(args: argparse.Namespace) -> int:
     from ascend_ir_lab.analysis.sync import SyncOp, sync_lens
 
     tl = _open(args.path)
-    d = tl.select(args.which)
+    if args.check or args.mutate:
+        from ascend_ir_lab.cli.sync import cmd_check
+
+        return cmd_check(args, tl)
+    d = select(tl, args.which or "last")
     lines = tl.lines(d)
     lens = sync_lens(lines)
     if args.json:
@@ -107,7 +111,7 @@ def cmd_source(args: argparse.Namespace) -> int:
     file = args.file or ((tl.run or {}).get("kernel") or {}).get("file")
     census = LineCensus(tl, args.line, file)
     changes = lifecycle(tl, "", census)
-    d = tl.select(args.which)
+    d = select(tl, args.which)
     lines = tl.lines(d)
     located = census.lines_of(d)
     if args.json:
@@ -146,7 +150,7 @@ def cmd_ops(args: argparse.Namespace) -> int:
     from ascend_ir_lab.analysis.ops import Census
 
     tl = _open(args.path)
-    d = tl.select(args.which)
+    d = select(tl, args.which)
     counts = Census(tl).of(d)
     if args.json:
         emit({**dump_ref(d), "counts": dict(counts.most_common())})

@@ -48,6 +48,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--exit-code", action="store_true", help="exit 1 when the IR differs")
     _add_normalize(p)
     _add_color(p)
+    from ascend_ir_lab.cli.noise import add_noise_options
+
+    add_noise_options(p)
     p.set_defaults(handler=cmd_diff)
 
     p = sub.add_parser("find", help="op lifecycle: every pass that changes how many OP there are")
@@ -68,10 +71,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=_lazy("lenses", "cmd_search"))
 
-    p = sub.add_parser("sync", help="sync lens: set_flag/wait_flag pairs, barriers, unpaired flags")
+    p = sub.add_parser(
+        "sync", help="sync lens (pairs, barriers, unpaired flags); --check: the sync checker"
+    )
     p.add_argument("path", help=PATH_HELP)
-    p.add_argument("which", nargs="?", default="last", help=WHICH_HELP + " (default: last)")
+    p.add_argument(
+        "which", nargs="?", default=None,
+        help=WHICH_HELP + " (default: last; with --check: after the sync pass and the final IR)",
+    )  # fmt: skip
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    from ascend_ir_lab.cli.sync import add_check_options
+
+    add_check_options(p)
     p.set_defaults(handler=_lazy("lenses", "cmd_sync"))
 
     p = sub.add_parser(
@@ -162,6 +173,15 @@ def _norm(args: argparse.Namespace) -> Normalization:
         raise InputError(str(exc)) from None
 
 
+def select(tl: Timeline, which: str) -> Dump:
+    """`tl.select(which)`, saying on stderr which occurrence a bare pass name took."""
+    d = tl.select(which)
+    note = tl.selection_note(which)
+    if note:
+        print(f"# {note}", file=sys.stderr)
+    return d
+
+
 def _warn(tl: Timeline) -> None:
     for w in tl.warnings:
         print(f"warning: {w}", file=sys.stderr)
@@ -244,7 +264,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     tl = _open(args.path)
     _warn(tl)
-    d = tl.select(args.which)
+    d = select(tl, args.which)
     lines = normalize_lines(tl.lines(d), _norm(args))
     text = "\n".join(lines) + ("\n" if lines else "")
     if _colored(args) and d.family == "mlir":
@@ -269,10 +289,14 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if args.a is None:
         if b_tl is a_tl:
             raise InputError("diff needs a dump (A), or --against PATH2 to compare two timelines")
-        return _aligned_summary(a_tl, b_tl, _norm(args), args.exit_code)
-    da = a_tl.select(args.a)
+        from ascend_ir_lab.cli.noise import noise_of
+
+        noise = noise_of(args, a_tl)
+        norm = _norm(args) if args.normalize else None
+        return _aligned_summary(a_tl, b_tl, norm, args.exit_code, noise)
+    da = select(a_tl, args.a)
     if args.b is not None:
-        db: Dump | None = b_tl.select(args.b)
+        db: Dump | None = select(b_tl, args.b)
     elif b_tl is not a_tl:
         db = counterpart(a_tl, da, b_tl)
         if db is None:
@@ -303,9 +327,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 1 if out and args.exit_code else 0
 
 
-def _aligned_summary(a: Timeline, b: Timeline, norm: Normalization, exit_code: bool) -> int:
+def _aligned_summary(
+    a: Timeline, b: Timeline, norm: Normalization | None, exit_code: bool, noise: Any = None
+) -> int:
     from ascend_ir_lab.analysis.compare import compare
 
-    result = compare(a, b, a.title, b.title, norm)
+    result = compare(a, b, a.title, b.title, norm, noise)
     print("\n".join(result.lines(limit=20)))
     return 1 if not result.identical and exit_code else 0

@@ -80,11 +80,9 @@ def _parse_mlir(line: str) -> Header | None:
         return None
     scope = ""
     m = _MLIR_SCOPE.search(rest)
-    if m is not None:
-        scope = m["op"]
-        tail = rest[m.end() :]
-        if tail:  # ": @sym)"
-            scope += " @" + tail.removesuffix(")")
+    tail = rest[m.end() :] if m else ""
+    if m is not None and (not tail or tail.endswith(")")):  # the suffix ends the line
+        scope = m["op"] + (" @" + tail[:-1] if tail else "")
         rest = rest[: m.start()]
     name, arg, options = _mlir_pass(rest)
     failed = name.endswith(" Failed")
@@ -94,17 +92,20 @@ def _parse_mlir(line: str) -> Header | None:
 
 
 def _mlir_pass(text: str) -> tuple[str, str, str]:
-    """(name, argument, options) of "Name: arg{opts}", "Name: unknown<Name>", "Name (arg)"."""
+    """(name, argument, options) of "Name: arg{opts}", "Name: unknown<Name>", "Name (arg)";
+    anything else is all name."""
     k = text.find(": ")
     if k > 0:
         name, textual = text[:k], text[k + 2 :]
         if textual.startswith("unknown<"):
             close = _matching_angle(textual, len("unknown"))
-            return name, "", _options(textual[close + 1 :])
-        brace = textual.find("{")
-        if brace < 0:
-            return name, textual.strip(), ""
-        return name, textual[:brace].strip(), _options(textual[brace:])
+            arg, opts = "", textual[close + 1 :]
+        else:
+            brace = textual.find("{")
+            arg, opts = (textual, "") if brace < 0 else (textual[:brace], textual[brace:])
+        # an argument is one word; options are one braced group that ends the line
+        if not any(c.isspace() for c in arg) and (not opts or opts.endswith("}")):
+            return name, arg, _options(opts)
     if text.endswith(")"):
         k = text.rfind(" (")
         arg = text[k + 2 : -1] if k > 0 else ""
@@ -266,7 +267,7 @@ def _unit_scope(unit: str) -> str:
         return f"loop {m['head']} at depth {m['depth']}"
     if unit == "<unnamed loop>":
         return "loop <unnamed>"
-    return f"function @{unit}"
+    return f"function @{unit.strip('()')}"
 
 
 def _unit_scope_kind(kind: str, name: str) -> str:

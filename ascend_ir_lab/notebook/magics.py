@@ -181,12 +181,21 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         return magic.parser.parse_args(arg_split(line, posix=True))
 
     def _run_nested(self, cell: str) -> None:
-        """Run `cell` as a normal cell would (transforms, tracebacks, display of values)."""
+        """Run `cell` as a normal cell would (transforms, tracebacks, display of values);
+        a compiled kernel the cell ends on is not shown: the cell's result is its Runs."""
         hook = self.shell.displayhook
         outer = getattr(hook, "exec_result", None)
+        shown = sys.displayhook
+
+        def display(value: Any) -> None:
+            if type(value).__name__ not in ("CompiledKernel", "OfflineKernel"):
+                shown(value)
+
+        sys.displayhook = display
         try:
             self.shell.run_cell(cell, store_history=False)
         finally:
+            sys.displayhook = shown
             # the nested run replaces the outer cell's result, where our return value goes
             hook.exec_result = outer
 

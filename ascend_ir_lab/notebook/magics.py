@@ -156,7 +156,8 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         return self._show(runs, cap.errors)
 
     def _show(self, runs: list[tuple[Any, list[Any]]], errors: list[BaseException]) -> Any:
-        """Add the Runs to the session; display all but the last, which is returned."""
+        """Add the Runs to the session and return them: one Run's view, or a RunViews of
+        every Run the cell made (displayed one after the other)."""
         views = [self.session.add(RunView.of(run, launches)) for run, launches in runs]
         if not views:
             if not errors:
@@ -166,9 +167,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
                     file=sys.stderr,
                 )
             return None
-        for view in views[:-1]:
-            display(view)
-        return views[-1]
+        return views[0] if len(views) == 1 else RunViews(views)
 
     @staticmethod
     def _args(magic: Any, line: str) -> Any:
@@ -294,6 +293,27 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         out = args.out or str(Path(view.run.path).parent / f"{view.name}-report.zip")
         report = view.report(out, which=args.which, against=against)
         return Markdown(report.markdown + f"\n\n*Bundle: `{report.zip_path}`*")
+
+
+class RunViews(list):  # type: ignore[type-arg]
+    """Every Run a cell made, in order (`runs = _`; `runs[0]`, `runs["softmax"]`); displayed
+    as each Run's explorer, one after the other."""
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            found = [v for v in self if v.name == key]
+            if not found:
+                names = ", ".join(v.name for v in self)
+                raise KeyError(f"no Run named {key!r} in this cell's Runs ({names})")
+            return found[0]
+        return super().__getitem__(key)
+
+    def _ipython_display_(self) -> None:
+        for view in self:
+            display(view)
+
+    def __repr__(self) -> str:
+        return f"{len(self)} Runs: " + ", ".join(v.name for v in self)
 
 
 def cache_table(entries: list[Any], limit: int) -> Table:

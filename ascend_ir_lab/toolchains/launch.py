@@ -145,7 +145,7 @@ class LaunchCapture:
                 "(no device), the first stands in for the best"
             )
         if self.interpret:
-            self._interpret(fn, grid, args, kwargs, launch)
+            self._interpret(fn, launch.grid, args, kwargs, launch)  # the grid as triton reads it
         self._say("launch", {"launch": launch})
 
     def _handle_launch(
@@ -349,12 +349,15 @@ def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[st
     from triton.runtime.interpreter import InterpretedFunction
 
     inner = _interpretable(getattr(fn, "fn", fn))
-    names = {p.name for p in getattr(fn, "params", [])}
-    call_args = [_as_tensor(a) for a in args]
+    params = list(getattr(fn, "params", []))
+    values = dict(zip([p.name for p in params], args, strict=False))
     # compile options (multibuffer=...) mean nothing to the interpreter
-    call_kwargs = {k: _as_tensor(v) for k, v in kwargs.items() if k in names}
+    values.update({k: v for k, v in kwargs.items() if k in {p.name for p in params}})
+    # every parameter by position: the interpreter takes keywords named like launch options
+    # (num_stages=..., num_warps=...) for options, not for the kernel's own parameters
+    call_args = [_as_tensor(values[p.name] if p.name in values else p.default) for p in params]
     with debug_switches(interpret=True), _language_restored():
-        InterpretedFunction(inner)[grid](*call_args, **call_kwargs)
+        InterpretedFunction(inner)[grid](*call_args)
 
 
 def _interpretable(func: Any) -> Any:

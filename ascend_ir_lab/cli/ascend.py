@@ -92,7 +92,8 @@ def _compile(args: argparse.Namespace) -> int:
         from ascend_ir_lab.cli.upstream import triton_compile
 
         return triton_compile(args)
-    from ascend_ir_lab.toolchains.ascend import StageFailedError, compile_kernel
+    from ascend_ir_lab.safe_text import for_terminal
+    from ascend_ir_lab.toolchains.ascend import RunInterrupted, StageFailedError, compile_kernel
 
     if not signature:
         from ascend_ir_lab.toolchains.triton_upstream import compile_spec
@@ -120,8 +121,11 @@ def _compile(args: argparse.Namespace) -> int:
             timeout=args.timeout,
         )
     except StageFailedError as exc:
-        print(f"ascend-ir-lab compile: error: {exc}", file=sys.stderr)
+        print(f"ascend-ir-lab compile: error: {for_terminal(str(exc))}", file=sys.stderr)
         return 1
+    except RunInterrupted as exc:
+        print(f"ascend-ir-lab compile: {for_terminal(str(exc))}", file=sys.stderr)
+        return 130
     if args.json:
         print(json.dumps(run.manifest, indent=2))
         return 0
@@ -154,6 +158,8 @@ def _repro(args: argparse.Namespace) -> int:
     from ascend_ir_lab.toolchains.repro import make_reproducer, run_reproducer
 
     repro = make_reproducer(args.run, args.which, args.out)
+    if repro.note:
+        print(f"# {repro.note}", file=sys.stderr)
     if args.no_run:
         print(repro.shell())
         return 0
@@ -165,10 +171,13 @@ def _repro(args: argparse.Namespace) -> int:
                     "dump": repro.dump.index,
                     "pass": repro.dump.arg,
                     "scope": repro.dump.scope,
+                    "function": repro.symbol,
+                    "script": str(repro.script),
                     "command": repro.command,
                     "before": str(repro.before),
                     "returncode": result.returncode,
                     "match": result.match,
+                    "summary": result.summary(),
                     "diff": result.diff,
                 },
                 indent=2,

@@ -7,7 +7,6 @@ import argparse
 import difflib
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.analysis.align import counterpart
@@ -20,6 +19,8 @@ from ascend_ir_lab.analysis.search import search
 from ascend_ir_lab.analysis.sync import SyncOp, sync_lens
 from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.runs import inside, regular_file
+from ascend_ir_lab.safe_text import for_terminal
 
 PATH_HELP = "a log (.log/.txt/.gz), a --mlir-print-ir-tree-dir folder, a Triton cache/dump folder or a Run folder"
 WHICH_HELP = "a dump index, 'last', or a pass argument with an optional occurrence: 'cse#3'"
@@ -51,6 +52,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--exit-code", action="store_true", help="exit 1 when the IR differs")
     _add_normalize(p)
     _add_color(p)
+    from ascend_ir_lab.cli.noise import add_noise_options
+
+    add_noise_options(p)
     p.set_defaults(handler=cmd_diff)
 
     p = sub.add_parser("find", help="op lifecycle: every pass that changes how many OP there are")
@@ -71,10 +75,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_search)
 
-    p = sub.add_parser("sync", help="sync lens: set_flag/wait_flag pairs, barriers, unpaired flags")
+    p = sub.add_parser(
+        "sync", help="sync lens (pairs, barriers, unpaired flags); --check: the sync checker"
+    )
     p.add_argument("path", help=PATH_HELP)
-    p.add_argument("which", nargs="?", default="last", help=WHICH_HELP + " (default: last)")
+    p.add_argument(
+        "which", nargs="?", default=None,
+        help=WHICH_HELP + " (default: last; with --check: after the sync pass and the final IR)",
+    )  # fmt: skip
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    from ascend_ir_lab.cli.sync import add_check_options
+
+    add_check_options(p)
     p.set_defaults(handler=cmd_sync)
 
     p = sub.add_parser(
@@ -119,6 +131,11 @@ def _color_diff(lines: list[str]) -> list[str]:
     return out
 
 
+def _trusted() -> Any:
+    """stdout for text already cleaned that carries the command's own colours."""
+    return getattr(sys.stdout, "trusted", sys.stdout)
+
+
 def _highlight_mlir(text: str) -> str:
     """MLIR in terminal colours through the project's Pygments lexer."""
     from pygments import highlight
@@ -141,6 +158,15 @@ def _norm(args: argparse.Namespace) -> Normalization:
         return Normalization.parse(args.normalize)
     except ValueError as exc:
         raise InputError(str(exc)) from None
+
+
+def select(tl: Timeline, which: str) -> Dump:
+    """`tl.select(which)`, saying on stderr which occurrence a bare pass name took."""
+    d = tl.select(which)
+    note = tl.selection_note(which)
+    if note:
+        print(f"# {note}", file=sys.stderr)
+    return d
 
 
 def _warn(tl: Timeline) -> None:
@@ -214,10 +240,13 @@ def _summary(tl: Timeline, flags: list[bool]) -> str:
 def cmd_show(args: argparse.Namespace) -> int:
     tl = open_timeline(args.path)
     _warn(tl)
-    d = tl.select(args.which)
+    d = select(tl, args.which)
     lines = normalize_lines(tl.lines(d), _norm(args))
     text = "\n".join(lines) + ("\n" if lines else "")
-    sys.stdout.write(_highlight_mlir(text) if _colored(args) and d.family == "mlir" else text)
+    if _colored(args) and d.family == "mlir":
+        _trusted().write(_highlight_mlir(for_terminal(text)))
+    else:
+        sys.stdout.write(text)
     return 0
 
 
@@ -232,10 +261,14 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if args.a is None:
         if b_tl is a_tl:
             raise InputError("diff needs a dump (A), or --against PATH2 to compare two timelines")
-        return _aligned_summary(a_tl, b_tl, _norm(args), args.exit_code)
-    da = a_tl.select(args.a)
+        from ascend_ir_lab.cli.noise import noise_of
+
+        noise = noise_of(args, a_tl)
+        norm = _norm(args) if args.normalize else None
+        return _aligned_summary(a_tl, b_tl, norm, args.exit_code, noise)
+    da = select(a_tl, args.a)
     if args.b is not None:
-        db: Dump | None = b_tl.select(args.b)
+        db: Dump | None = select(b_tl, args.b)
     elif b_tl is not a_tl:
         db = counterpart(a_tl, da, b_tl)
         if db is None:
@@ -256,15 +289,20 @@ def cmd_diff(args: argparse.Namespace) -> int:
             a_lines, b_lines, a_name=_name(a_tl, da), b_name=_name(b_tl, db), context=args.context
         )
     )
-    shown = _color_diff(out) if _colored(args) else out
-    sys.stdout.write("\n".join(shown) + ("\n" if shown else ""))
+    if _colored(args):
+        shown = _color_diff([for_terminal(line) for line in out])
+        _trusted().write("\n".join(shown) + ("\n" if shown else ""))
+    else:
+        sys.stdout.write("\n".join(out) + ("\n" if out else ""))
     if not out:
         print(f"identical: {_name(a_tl, da)} and {_name(b_tl, db)}", file=sys.stderr)
     return 1 if out and args.exit_code else 0
 
 
-def _aligned_summary(a: Timeline, b: Timeline, norm: Normalization, exit_code: bool) -> int:
-    result = compare(a, b, a.title, b.title, norm)
+def _aligned_summary(
+    a: Timeline, b: Timeline, norm: Normalization | None, exit_code: bool, noise: Any = None
+) -> int:
+    result = compare(a, b, a.title, b.title, norm, noise)
     print("\n".join(result.lines(limit=20)))
     return 1 if not result.identical and exit_code else 0
 
@@ -318,7 +356,11 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def cmd_sync(args: argparse.Namespace) -> int:
     tl = open_timeline(args.path)
-    d = tl.select(args.which)
+    if args.check or args.mutate:
+        from ascend_ir_lab.cli.sync import cmd_check
+
+        return cmd_check(args, tl)
+    d = select(tl, args.which or "last")
     lines = tl.lines(d)
     lens = sync_lens(lines)
     if args.json:
@@ -353,7 +395,7 @@ def cmd_source(args: argparse.Namespace) -> int:
     file = args.file or ((tl.run or {}).get("kernel") or {}).get("file")
     census = LineCensus(tl, args.line, file)
     changes = lifecycle(tl, "", census)
-    d = tl.select(args.which)
+    d = select(tl, args.which)
     lines = tl.lines(d)
     located = census.lines_of(d)
     if args.json:
@@ -381,9 +423,9 @@ def cmd_source(args: argparse.Namespace) -> int:
 
 def _python_line(tl: Timeline, number: int) -> str:
     """The text of a line of the Run's kernel source ("" when there is none)."""
-    rel = ((tl.run or {}).get("kernel") or {}).get("source")
+    path = inside(tl.path, ((tl.run or {}).get("kernel") or {}).get("source"))
     try:
-        text = (Path(tl.path) / rel).read_text().splitlines() if rel else []
+        text = path.read_text(errors="replace").splitlines() if path and regular_file(path) else []
     except OSError:
         return ""
     return text[number - 1].strip() if 0 < number <= len(text) else ""
@@ -391,7 +433,7 @@ def _python_line(tl: Timeline, number: int) -> str:
 
 def cmd_ops(args: argparse.Namespace) -> int:
     tl = open_timeline(args.path)
-    d = tl.select(args.which)
+    d = select(tl, args.which)
     counts = Census(tl).of(d)
     if args.json:
         json.dump(dict(counts.most_common()), sys.stdout, indent=1)

@@ -25,24 +25,22 @@ class Header:
     scope: str  # "" when the header carries none (old MLIR form): inferred from the body
 
 
-_MLIR = re.compile(
-    r"^// -----// IR Dump (?P<phase>Before|After) (?P<body>.*?)"
-    r"(?: \('(?P<op>[^']+)' operation(?:: @(?P<sym>[^)]*))?\))? //----- //\s*$"
-)
+# Each family matches one greedy group, split after with string search: lazy groups with
+# optional tails backtracked quadratically over a long line (47 s for one 512 KB header).
+_MLIR = re.compile(r"^// -----// IR Dump (?P<phase>Before|After) (?P<rest>.*) //----- //\s*$")
 _MLIR_INTERNAL = re.compile(
-    r"^// -----// (?P<owner>\S+) internal IR Dump (?P<phase>Before|After):? (?P<what>.*?)"
-    r"(?: //----- //)?\s*$"
+    r"^// -----// (?P<owner>\S+) internal IR Dump (?P<phase>Before|After):? (?P<what>.*)$"
 )
-_LLVM = re.compile(
-    r"^; \*\*\* IR Dump (?P<phase>Before|After) (?P<name>.+?)"
-    r"(?: on (?P<on>.+?))?(?P<invalid> \(invalidated\))? \*\*\*\s*$"
-)
+_MLIR_END = " //----- //"
+_LLVM = re.compile(r"^; \*\*\* IR Dump (?P<phase>Before|After) (?P<rest>.+) \*\*\*\s*$")
+_INVALIDATED = " (invalidated)"
 _LLVM_LEGACY = re.compile(
     r"^(?:# )?\*\*\* IR Dump (?P<phase>Before|After) (?P<name>.+?)"
     r"(?: \((?P<arg>[\w.<>,:-]*)\))?(?: on (?P<on>\S+))? \*\*\*:?\s*$"
 )
 # "Name: arg{options}" (newer MLIR) or "Name (arg)" (older MLIR), each optionally " Failed".
 _PASS_NEW = re.compile(r"^(?P<name>.+?)(?P<failed> Failed)?: (?P<arg>[^\s{]*)(?P<opts>\{.*\})?$")
+_PASS_NEW_PLAIN = re.compile(r"^(?P<name>.+?)(?P<failed> Failed)?: (?P<arg>[^\s{]*)$")
 _PASS_OLD = re.compile(r"^(?P<name>.+?)(?P<failed> Failed)? \((?P<arg>[^()]*)\)$")
 _PASS_BARE = re.compile(r"^(?P<name>.+?)(?P<failed> Failed)?$")
 
@@ -64,27 +62,70 @@ def _parse_mlir(line: str) -> Header | None:
         m = _MLIR_INTERNAL.match(line)
         if m is None:
             return None
-        owner, what = m["owner"], m["what"].strip()
+        owner, what = m["owner"], m["what"].rstrip().removesuffix(_MLIR_END).strip()
         return Header("mlir-internal", m["phase"].lower(), f"{owner}: {what}", owner, "", "")
-    body = m["body"]
-    p = _PASS_NEW.match(body) or _PASS_OLD.match(body) or _PASS_BARE.match(body)
-    assert p is not None  # _PASS_BARE matches any non-empty body
+    body, op, sym = _split_op(m["rest"])
+    # options run to the end of the line: without a closing brace there are none
+    new = _PASS_NEW if body.endswith("}") else _PASS_NEW_PLAIN
+    p = new.match(body) or _PASS_OLD.match(body) or _PASS_BARE.match(body)
+    if p is None:  # an empty pass name
+        return None
     groups = p.groupdict()
     phase = "failed" if groups.get("failed") else m["phase"].lower()
     scope = ""
-    if m["op"]:
-        scope = f"{m['op']} @{m['sym']}" if m["sym"] else m["op"]
+    if op:
+        scope = f"{op} @{sym}" if sym else op
     opts = (groups.get("opts") or "").removeprefix("{").removesuffix("}")
     return Header("mlir", phase, p["name"], groups.get("arg") or "", opts, scope)
+
+
+def _split_op(rest: str) -> tuple[str, str | None, str | None]:
+    """'BODY[ ('OP' operation[: @SYM])]' -> (BODY, OP, SYM), the op part taken from its
+    earliest possible start (OP holds no quote, SYM no parenthesis), in linear time."""
+    if not rest.endswith(")"):
+        return rest, None, None
+    # SYM holds no ')': its "' operation: @" lies after the last ')' but the final one
+    at = rest.find("' operation: @", rest.rfind(")", 0, len(rest) - 1) + 1)
+    while at >= 0:
+        start = _op_start(rest, at)
+        if start is not None:
+            return rest[:start], rest[start + 3 : at], rest[at + 14 : -1]
+        at = rest.find("' operation: @", at + 1)
+    at = len(rest) - len("' operation)")
+    start = _op_start(rest, at) if rest.endswith("' operation)") else None
+    if start is not None:
+        return rest[:start], rest[start + 3 : at], None
+    return rest, None, None
+
+
+def _op_start(rest: str, quote: int) -> int | None:
+    """Where " ('OP" begins, OP being closed by the quote at `quote`; None if it cannot."""
+    start = rest.rfind("'", 0, quote) - 2
+    if start < 0 or rest[start : start + 3] != " ('" or quote <= start + 3:
+        return None
+    return start
 
 
 def _parse_llvm(line: str) -> Header | None:
     m = _LLVM.match(line)
     if m is None:
         return None
+    name, on, invalid = _split_llvm(m["rest"])
     # "(invalidated)": the pass deleted or invalidated the unit; nothing follows the header.
-    options = "invalidated" if m["invalid"] else ""
-    return Header("llvm", m["phase"].lower(), m["name"], m["name"], options, _llvm_scope(m["on"]))
+    options = "invalidated" if invalid else ""
+    return Header("llvm", m["phase"].lower(), name, name, options, _llvm_scope(on))
+
+
+def _split_llvm(rest: str) -> tuple[str, str | None, bool]:
+    """'NAME[ on UNIT][ (invalidated)]' -> (NAME, UNIT, invalidated), the first ' on ' ending
+    the name, in linear time."""
+    at = rest.find(" on ", 1)
+    if at >= 0 and len(rest) > at + 4:
+        on = rest[at + 4 :]
+        invalid = on.endswith(_INVALIDATED) and len(on) > len(_INVALIDATED)
+        return rest[:at], on[: -len(_INVALIDATED)] if invalid else on, invalid
+    invalid = rest.endswith(_INVALIDATED) and len(rest) > len(_INVALIDATED)
+    return (rest[: -len(_INVALIDATED)] if invalid else rest), None, invalid
 
 
 def _parse_legacy(line: str) -> Header | None:

@@ -235,17 +235,53 @@ class Timeline:
     def _select_pass(self, which: str) -> Dump:
         m = _WHICH.match(which)
         assert m is not None
-        name, k = m["name"], int(m["k"] or 1)
-        stage = None
+        name = m["name"]
+        hits = self.occurrences(which)
+        if m["k"] is None:
+            return preferred_occurrence(hits, self.changed_flags())
+        k = int(m["k"])
+        if not -len(hits) <= (k - 1 if k > 0 else k) < len(hits) or k == 0:
+            raise InputError(f"pass {name!r} runs {len(hits)} times; #{k} does not exist")
+        return hits[k - 1 if k > 0 else k]
+
+    def occurrences(self, which: str) -> list[Dump]:
+        """Every Dump of the pass `[stage:]pass` names (an occurrence `#k` is ignored)."""
+        m = _WHICH.match(str(which).strip())
+        assert m is not None
+        name, stage = m["name"], None
         head, sep, rest = name.partition(":")
         if sep and head in self.stages:
             stage, name = head, rest
         hits = [d for d in self.dumps if self._matches(d, name, stage)]
         if not hits:
             raise InputError(f"no dump of pass {name!r}" + (f" in stage {stage}" if stage else ""))
-        if not -len(hits) <= (k - 1 if k > 0 else k) < len(hits) or k == 0:
-            raise InputError(f"pass {name!r} runs {len(hits)} times; #{k} does not exist")
-        return hits[k - 1 if k > 0 else k]
+        return hits
+
+    def selection_note(self, which: str | int) -> str:
+        """For a bare pass name run more than once: which occurrence `select` took and what
+        the others were ("" otherwise)."""
+        text = str(which).strip()
+        m = _WHICH.match(text)
+        if isinstance(which, int) or text.lstrip("-").isdigit() or text in ("last", "first"):
+            return ""
+        if m is None or m["k"] is not None:
+            return ""
+        hits = self.occurrences(text)
+        if len(hits) < 2:
+            return ""
+        chosen, flags = self.select(text), self.changed_flags()
+
+        def describe(k: int, d: Dump) -> str:
+            what = "changed it" if flags[d.index] else "no change"
+            return f"#{k} (dump {d.index}, {d.scope}, {what})"
+
+        others = [describe(k, d) for k, d in enumerate(hits, 1) if d is not chosen]
+        if len(others) > 6:
+            others = [*others[:6], f"... {len(others) - 6} more"]
+        k = hits.index(chosen) + 1
+        return f"{chosen.label}: took {describe(k, chosen)} of {len(hits)}; others: " + ", ".join(
+            others
+        )
 
     @staticmethod
     def _matches(d: Dump, name: str, stage: str | None) -> bool:
@@ -261,3 +297,32 @@ class Timeline:
 
     def _dump(self, dump: Dump | int) -> Dump:
         return self.dumps[dump] if isinstance(dump, int) else dump
+
+
+_HELPER = re.compile(r"_infer_\w*_function$|_host\w*$|^_")
+
+
+def _kernel_function(scope: str) -> int:
+    """2: a half of a mix kernel (`_mix_aic`/`_mix_aiv`); 1: another device function; 0:
+    a helper (`_infer_task_type_function`...) or not a function."""
+    op, _, symbol = scope.partition(" @")
+    if not symbol or op == "builtin.module":
+        return 0
+    if symbol.endswith(("_mix_aic", "_mix_aiv")):
+        return 2
+    return 0 if _HELPER.search(symbol) else 1
+
+
+def preferred_occurrence(hits: Sequence[Dump], changed: Sequence[bool]) -> Dump:
+    """What a bare pass name means: the first occurrence that changed a mix-kernel half,
+    else one that changed another kernel function, else any that changed, else the first."""
+    tiers = (
+        lambda d: changed[d.index] and _kernel_function(d.scope) == 2,
+        lambda d: changed[d.index] and _kernel_function(d.scope) == 1,
+        lambda d: changed[d.index],
+    )
+    for tier in tiers:
+        found = next((d for d in hits if tier(d)), None)
+        if found is not None:
+            return found
+    return hits[0]

@@ -290,7 +290,6 @@ def test_autotuned_kernel_compiles_every_config_without_a_device(
     assert (ns["tout"] == ns["tx"] + ns["ty"]).all(), shown(io)  # the interpreter ran it
 
 
-<<<<<<< HEAD
 SEVERAL_KERNELS_CELL = """
 import torch, triton, triton.language as tl
 
@@ -333,7 +332,8 @@ def test_a_cell_returns_every_run_it_made(shell: InteractiveShell, tmp_path: Pat
 
 def torch_equal(a: Any, b: Any) -> bool:
     return bool((a - b).abs().max().item() < 1e-5)
-=======
+
+
 def test_ir_diff_with_a_rebuild_sets_noise_apart(
     shell: InteractiveShell, matmuls: tuple[Any, Any]
 ) -> None:
@@ -352,4 +352,3 @@ def test_ir_diff_with_a_rebuild_sets_noise_apart(
         and table.rows == []
         or all(r[2] == "possible" for r in table.rows)
     )
->>>>>>> main

@@ -198,8 +198,9 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         errors: list[BaseException],
         show_last: bool = False,
     ) -> Any:
-        """Add the Runs to the session; display all but the last, which is returned (and
-        displayed too with `show_last`: a failing cell returns nothing)."""
+        """Add the Runs to the session and return them: one Run's view, or a RunViews of
+        every Run the cell made (displayed one after the other). With `show_last` (a failing
+        cell returns nothing) every Run is displayed instead."""
         views = [self.session.add(RunView.of(run, launches)) for run, launches in runs]
         if show_last:
             for view in views:
@@ -213,9 +214,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
                     file=sys.stderr,
                 )
             return None
-        for view in views[:-1]:
-            display(view)
-        return views[-1]
+        return views[0] if len(views) == 1 else RunViews(views)
 
     @staticmethod
     def _args(magic: Any, line: str) -> Any:
@@ -229,12 +228,21 @@ class IRLabMagics(Magics):  # type: ignore[misc]
 
     def _run_nested(self, cell: str) -> Any:
         """Run `cell` as a normal cell would (transforms, tracebacks, display of values);
-        returns its ExecutionResult."""
+        returns its ExecutionResult. A compiled kernel the cell ends on is not shown: the
+        cell's result is its Runs."""
         hook = self.shell.displayhook
         outer = getattr(hook, "exec_result", None)
+        shown = sys.displayhook
+
+        def display(value: Any) -> None:
+            if type(value).__name__ not in ("CompiledKernel", "OfflineKernel"):
+                shown(value)
+
+        sys.displayhook = display
         try:
             return self.shell.run_cell(cell, store_history=False)
         finally:
+            sys.displayhook = shown
             # the nested run replaces the outer cell's result, where our return value goes
             hook.exec_result = outer
 
@@ -339,6 +347,27 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         out = args.out or str(Path(view.run.path).parent / f"{safe_name(view.name)}-report.zip")
         report = view.report(out, which=args.which, against=against)
         return Markdown(report.markdown + f"\n\n*Bundle: `{report.zip_path}`*")
+
+
+class RunViews(list):  # type: ignore[type-arg]
+    """Every Run a cell made, in order (`runs = _`; `runs[0]`, `runs["softmax"]`); displayed
+    as each Run's explorer, one after the other."""
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            found = [v for v in self if v.name == key]
+            if not found:
+                names = ", ".join(v.name for v in self)
+                raise KeyError(f"no Run named {key!r} in this cell's Runs ({names})")
+            return found[0]
+        return super().__getitem__(key)
+
+    def _ipython_display_(self) -> None:
+        for view in self:
+            display(view)
+
+    def __repr__(self) -> str:
+        return f"{len(self)} Runs: " + ", ".join(v.name for v in self)
 
 
 def _cell_error(outcome: Any) -> list[str]:

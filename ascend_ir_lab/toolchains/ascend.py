@@ -75,6 +75,7 @@ def compile_kernel(
     timeout: float = DEFAULT_TIMEOUT_S,
     check: bool = True,
     line_info: bool = False,
+    attrs: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Run:
     """Compile `kernel` ("FILE.py::KERNEL" or a @triton.jit function) into a Run folder.
 
@@ -84,7 +85,8 @@ def compile_kernel(
 
     `options` are triton-ascend NPUOptions (multibuffer, sync_solver, ...). `barrier_all`
     replaces fine-grained sync with barriers; `module_scope` makes every bishengir Dump a
-    complete module (needed by the pass-level reproducer). With `check`, a failing stage
+    complete module (needed by the pass-level reproducer). `attrs` are a launch's
+    per-parameter attributes (`specialise`: divisibility, equal-to-1). With `check`, a failing stage
     raises StageFailedError (which carries the Run); otherwise the Run says compile-error.
     """
     from ascend_ir_lab.toolchains.ttir_stage import parse_constexprs, parse_signature
@@ -98,13 +100,15 @@ def compile_kernel(
     run_name = name or (kernel_name + ("-barrier-all" if barrier_all else ""))
     with query_budget(timeout):
         head = _manifest_head(fn, kernel_name, sig, consts, target)
+    if attrs is not None:
+        head["kernel"]["attrs"] = {k: dict(v) for k, v in attrs.items()}
     writer = RunWriter.create(run_name, head, out)
 
     def stages() -> Run:
         _write_source(writer, fn)
         env = tool_env({"TRITON_DISABLE_LINE_INFO": "0"} if line_info else None)
         writer.set("env", relevant_env(env))
-        ttir = add_ttir_stage(writer, fn, spec, sig, consts, target, dict(options or {}))
+        ttir = add_ttir_stage(writer, fn, spec, sig, consts, target, dict(options or {}), attrs)
         if ttir is None:
             return _fail(writer, "ttir", check)
         adapter = _adapter_stage(writer, ttir, npu_opts, env, timeout)

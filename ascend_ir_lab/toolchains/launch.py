@@ -31,13 +31,12 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.toolchains.env import debug_switches
-from ascend_ir_lab.toolchains.kernel_args import arg_type, launches_taken_over
+from ascend_ir_lab.toolchains.kernel_args import launches_taken_over, specialised
+from ascend_ir_lab.toolchains.offline_kernel import OfflineKernel
 from ascend_ir_lab.toolchains.run import MANIFEST, Run, prepare_folder, safe_name, write_manifest
+from ascend_ir_lab.toolchains.specialise import Specialisation, npu_target
 
-__all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available", "signature_from_call"]
-
-# Launch keywords that are compile options, not kernel parameters.
-_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "debug", "stream", "warmup")
+__all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available"]
 
 Progress = Callable[[str, dict[str, Any]], None]
 
@@ -57,44 +56,6 @@ def npu_available() -> bool:
             return str(driver.active.get_current_target().backend) == "npu"
     except Exception:  # noqa: BLE001 - "0 active drivers", no torch_npu, no CANN: all mean none
         return False
-
-
-def signature_from_call(
-    fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
-) -> tuple[dict[str, str], dict[str, Any], dict[str, Any]]:
-    """(signature, constexprs, NPU options) of `fn[grid](*args, **kwargs)`.
-
-    Parameters left out take their defaults; keywords that are not parameters are
-    triton-ascend compile options (multibuffer=..., ...), except launch-only ones.
-    """
-    params = list(getattr(fn, "params", []))
-    if not params:
-        raise InputError(f"{fn!r} is not a @triton.jit kernel")
-    name = _kernel_name(fn)
-    if len(args) > len(params):
-        raise InputError(f"{name}: {len(args)} arguments for {len(params)} parameters")
-    values = {p.name: a for p, a in zip(params, args, strict=False)}
-    names = {p.name for p in params}
-    values.update({k: v for k, v in kwargs.items() if k in names})
-    options = {k: v for k, v in kwargs.items() if k not in names and k not in _LAUNCH_OPTIONS}
-    sig: dict[str, str] = {}
-    consts: dict[str, Any] = {}
-    for p in params:
-        if p.name not in values:
-            if not p.has_default:
-                raise InputError(f"{name}: no value for parameter {p.name!r}")
-            values[p.name] = p.default
-        if p.is_constexpr:
-            consts[p.name] = values[p.name]
-        elif p.annotation_type not in ("", "u1") and isinstance(values[p.name], int):
-            sig[p.name] = p.annotation_type  # `n: tl.int64` and the like
-        else:
-            sig[p.name] = _arg_type(name, p.name, values[p.name])
-    return sig, consts, options
-
-
-def _arg_type(kernel: str, name: str, value: Any) -> str:
-    return arg_type(value, where=f"{kernel}: argument {name}")
 
 
 def _kernel_name(fn: Any) -> str:
@@ -145,12 +106,13 @@ class LaunchCapture:
     def on_launch(
         self, fn: Any, original: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Any:
-        """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`."""
+        """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`; returns what triton's
+        launch returns (the compiled kernel; offline, an OfflineKernel)."""
         grid = kwargs.pop("grid")
         warmup = kwargs.pop("warmup", False)
         name = _kernel_name(fn)
         try:
-            sig, consts, options = signature_from_call(fn, args, kwargs)
+            spec = specialised(fn, original, args, kwargs, npu_target(self.target))
         except InputError as exc:
             # reported, not raised: the cell goes on as with any launch taken over
             self.errors.append(exc)
@@ -158,17 +120,25 @@ class LaunchCapture:
             return (
                 original(fn, *args, grid=grid, warmup=warmup, **kwargs) if npu_available() else None
             )
-        launch = Launch(name, _grid(grid, fn, args, kwargs), sig, consts)
+        launch = Launch(name, _grid(grid, fn, args, kwargs), spec.signature, spec.constexprs)
         self.launches.append(launch)
         if self.kernels is None or name in self.kernels:
-            launch.run = self._compile_once(fn, sig, consts, options, launch)
+            launch.run = self._compile_once(fn, spec, launch)
+        if npu_available():
+            launch.launched = not warmup
+            launch.note = "warmup: compiled" if warmup else "launched on the NPU"
+            return original(fn, *args, grid=grid, warmup=warmup, **kwargs)
+        handle = OfflineKernel(name, launch.run, spec.options, self._handle_launch(fn, spec))
         if warmup:
             launch.note = "warmup: compiled, nothing launched"
-            return None
-        if npu_available():
-            launch.launched = True
-            launch.note = "launched on the NPU"
-            return original(fn, *args, grid=grid, warmup=False, **kwargs)
+            return handle
+        self._skip(fn, grid, args, kwargs, launch)
+        return handle
+
+    def _skip(
+        self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch
+    ) -> None:
+        name = launch.kernel
         launch.note = f"no NPU: launch of {name}[{_grid_text(launch.grid)}] skipped"
         if name in self.autotuned:
             launch.note += (
@@ -181,21 +151,32 @@ class LaunchCapture:
                 )
             )
         if self.interpret:
-            self._interpret(fn, grid, args, kwargs, launch)
+            self._interpret(fn, launch.grid, args, kwargs, launch)  # the grid as triton reads it
         self._say("launch", {"launch": launch})
-        return None
 
-    def _compile_once(
-        self,
-        fn: Any,
-        sig: dict[str, str],
-        consts: dict[str, Any],
-        options: dict[str, Any],
-        launch: Launch,
-    ) -> Run | None:
-        key = (id(fn), tuple(sig.items()), _freeze(consts), _freeze(options))
+    def _handle_launch(
+        self, fn: Any, spec: Specialisation
+    ) -> Callable[[Any, tuple[Any, ...]], None]:
+        """`h[grid](*args)` on the handle: runtime arguments only, constexprs from `spec`."""
+
+        def launch(grid: Any, args: tuple[Any, ...]) -> None:
+            names = list(spec.signature)
+            kwargs = {**dict(zip(names, args, strict=False)), **_declared(fn, spec.constexprs)}
+            entry = Launch(_kernel_name(fn), _grid(grid, fn, (), kwargs), spec.signature,
+                           spec.constexprs)  # fmt: skip
+            entry.run = next((ln.run for ln in self.launches if ln.signature == spec.signature
+                              and ln.constexprs == spec.constexprs), None)  # fmt: skip
+            self.launches.append(entry)
+            self._skip(fn, grid, (), kwargs, entry)
+
+        return launch
+
+    def _compile_once(self, fn: Any, spec: Specialisation, launch: Launch) -> Run | None:
+        key = (id(fn), spec.key)
         if key not in self._compiled:
-            self._compiled[key] = self._compile(fn, sig, consts, options)
+            self._compiled[key] = self._compile(
+                fn, spec.signature, spec.constexprs, spec.given, spec.attrs
+            )
         found = self._compiled[key]
         if isinstance(found, BaseException):
             launch.error = found
@@ -203,13 +184,19 @@ class LaunchCapture:
         return found
 
     def _compile(
-        self, fn: Any, sig: dict[str, str], consts: dict[str, Any], options: dict[str, Any]
+        self,
+        fn: Any,
+        sig: dict[str, str],
+        consts: dict[str, Any],
+        options: dict[str, Any],
+        attrs: dict[str, dict[str, Any]] | None = None,
     ) -> Run | BaseException:
         name = self._run_name(_kernel_name(fn))
         folder = fresh_folder(name, self.runs_dir)
         kwargs = dict(
             signature=sig,
             constexprs=consts,
+            attrs=attrs,
             target=self.target,
             barrier_all=self.barrier_all,
             bishengir_flags=tuple(self.bishengir_flags),
@@ -366,14 +353,17 @@ def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[st
     """
     from triton.runtime.interpreter import InterpretedFunction
 
-    names = {p.name for p in getattr(fn, "params", [])}
-    call_args = [_as_tensor(a) for a in args]
+    params = list(getattr(fn, "params", []))
+    values = dict(zip([p.name for p in params], args, strict=False))
     # compile options (multibuffer=...) mean nothing to the interpreter
-    call_kwargs = {k: _as_tensor(v) for k, v in kwargs.items() if k in names}
+    values.update({k: v for k, v in kwargs.items() if k in {p.name for p in params}})
+    # every parameter by position: the interpreter takes keywords named like launch options
+    # (num_stages=..., num_warps=...) for options, not for the kernel's own parameters
+    call_args = [_as_tensor(values[p.name] if p.name in values else p.default) for p in params]
     with debug_switches(interpret=True), _language_restored() as interpreted:
         kernel = InterpretedFunction(_interpretable(getattr(fn, "fn", fn)))
         interpreted.append(kernel)
-        kernel[grid](*call_args, **call_kwargs)
+        kernel[grid](*call_args)
 
 
 def _interpretable(func: Any) -> Any:
@@ -534,10 +524,20 @@ def _as_tensor(value: Any) -> Any:
     return value
 
 
+def _declared(fn: Any, constexprs: Mapping[str, Any]) -> dict[str, Any]:
+    """The constexprs that are parameters of `fn` (not ints triton specialised to 1)."""
+    params = {p.name: p for p in getattr(fn, "params", [])}
+    return {k: v for k, v in constexprs.items() if k in params and params[k].is_constexpr}
+
+
 def _grid(grid: Any, fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[int, ...]:
+    """The grid of a launch; a callable grid gets every parameter, defaults included, as
+    triton's launch gives it."""
     if callable(grid):
-        names = [p.name for p in getattr(fn, "params", [])]
-        grid = grid({**dict(zip(names, args, strict=False)), **kwargs})
+        params = list(getattr(fn, "params", []))
+        meta = {p.name: p.default for p in params if p.has_default}
+        meta.update(zip([p.name for p in params], args, strict=False))
+        grid = grid({**meta, **kwargs})
     if isinstance(grid, int):
         grid = (grid,)
     return tuple(int(g) for g in grid)
@@ -545,10 +545,6 @@ def _grid(grid: Any, fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) ->
 
 def _grid_text(grid: tuple[int, ...]) -> str:
     return "(" + ", ".join(map(str, grid)) + ("," if len(grid) == 1 else "") + ")"
-
-
-def _freeze(mapping: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted((k, repr(v)) for k, v in mapping.items()))
 
 
 @contextlib.contextmanager

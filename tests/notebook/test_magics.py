@@ -290,6 +290,50 @@ def test_autotuned_kernel_compiles_every_config_without_a_device(
     assert (ns["tout"] == ns["tx"] + ns["ty"]).all(), shown(io)  # the interpreter ran it
 
 
+SEVERAL_KERNELS_CELL = """
+import torch, triton, triton.language as tl
+
+@triton.jit
+def scale(x_ptr, out_ptr, n, factor, BLOCK: tl.constexpr = 128):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * factor, mask=mask)
+
+@triton.jit
+def shift(x_ptr, out_ptr, n, num_warps: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + num_warps, mask=mask)
+
+sx, s1, s2 = torch.randn(1000), torch.zeros(1000), torch.zeros(1000)
+grid = lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),)
+scale[grid](sx, s1, 1000, 3)
+scale[grid](sx, s1, 1000, 3)
+h = shift.warmup(sx, s2, 1000, num_warps=4, BLOCK=256, grid=(1,))
+h[(4,)](sx, s2, 1000)
+"""
+
+
+def test_a_cell_returns_every_run_it_made(shell: InteractiveShell, tmp_path: Path) -> None:
+    result, io = run_cell(
+        shell, f"%%triton_npu --interpret --runs-dir {tmp_path}\n{SEVERAL_KERNELS_CELL}"
+    )
+    assert result.success, shown(io)
+    runs = result.result
+    assert [v.name for v in runs] == ["scale", "shift"]  # one Run per kernel, both returned
+    assert runs["shift"].manifest["kernel"]["constexprs"] == {"num_warps": 4, "BLOCK": 256}
+    assert runs["scale"].manifest["kernel"]["constexprs"]["BLOCK"] == 128
+    assert len(runs["scale"].launches) == 2  # the second launch of the same call: no new Run
+    ns = shell.user_ns
+    assert torch_equal(ns["s1"], ns["sx"] * 3) and torch_equal(ns["s2"], ns["sx"] + 4)
+    assert "OfflineKernel" not in shown(io)  # the launch's handle is not shown as a value
+    assert "launch of shift[(4,)] skipped" in shown(io)
+
+
+def torch_equal(a: Any, b: Any) -> bool:
+    return bool((a - b).abs().max().item() < 1e-5)
+
+
 def test_ir_diff_with_a_rebuild_sets_noise_apart(
     shell: InteractiveShell, matmuls: tuple[Any, Any]
 ) -> None:

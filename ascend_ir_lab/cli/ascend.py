@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import sys
 from typing import Any
@@ -168,8 +167,10 @@ def _repro(args: argparse.Namespace) -> int:
         print(
             json.dumps(
                 {
-                    "dump": repro.dump.index,
-                    "pass": repro.dump.arg,
+                    "index": repro.dump.index,
+                    "stage": repro.dump.stage,
+                    "pass": repro.dump.pass_name,
+                    "arg": repro.dump.arg,
                     "scope": repro.dump.scope,
                     "function": repro.symbol,
                     "script": str(repro.script),
@@ -220,6 +221,8 @@ def _entry_dict(e: Any) -> dict[str, Any]:
 
 
 def _when(mtime: float) -> str:
+    import datetime as _dt
+
     return _dt.datetime.fromtimestamp(mtime).strftime("%Y-%m-%d %H:%M:%S")
 
 

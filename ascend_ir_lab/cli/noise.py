@@ -6,13 +6,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ascend_ir_lab.analysis.noise import Noise, measure_noise
-from ascend_ir_lab.dumps import Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
+
+if TYPE_CHECKING:
+    from ascend_ir_lab.analysis.noise import Noise
+    from ascend_ir_lab.dumps import Timeline
+
+# Registered at start-up by every command: the analysis is imported when it runs.
 
 
 def register(sub: Any) -> None:
@@ -60,15 +63,23 @@ def noise_of(args: argparse.Namespace, a: Timeline) -> Noise | None:
         paths.append(rebuild(args.path, target).path)
     if not paths:
         return None
+    from ascend_ir_lab.analysis.noise import measure_noise
+    from ascend_ir_lab.dumps import open_timeline
+
     return measure_noise([a, *(open_timeline(p) for p in paths)])
 
 
 def cmd_determinism(args: argparse.Namespace) -> int:
     if args.n < 2:
         raise InputError(f"-n {args.n}: at least 2 builds are needed to compare")
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-determinism-") as tmp:
         root = Path(args.out) if args.out else Path(tmp)
         builds = _builds(args, root)
+        from ascend_ir_lab.analysis.noise import measure_noise
+        from ascend_ir_lab.dumps import open_timeline
+
         noise = measure_noise([open_timeline(r.path) for r in builds])
     if args.json:
         json.dump(noise.as_json(), sys.stdout, indent=1)

@@ -6,10 +6,12 @@ import argparse
 import json
 import sys
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ascend_ir_lab.analysis.sync_timeline import check_timeline, sync_targets
-from ascend_ir_lab.dumps import Timeline
+if TYPE_CHECKING:
+    from ascend_ir_lab.dumps import Timeline
+
+# Registered at start-up by every command: the checker is imported when it runs.
 
 
 def add_check_options(p: argparse.ArgumentParser) -> None:
@@ -30,6 +32,8 @@ def _dumps(args: argparse.Namespace, tl: Timeline) -> list[Any]:
 
     if args.which is not None:
         return [select(tl, args.which)]
+    from ascend_ir_lab.analysis.sync_timeline import sync_targets
+
     return sync_targets(tl)
 
 
@@ -38,6 +42,8 @@ def cmd_check(args: argparse.Namespace, tl: Timeline) -> int:
     dumps = _dumps(args, tl)
     if args.mutate:
         return _mutate(args, tl, dumps)
+    from ascend_ir_lab.analysis.sync_timeline import check_timeline
+
     checked = check_timeline(tl, dumps)
     if args.json:
         out = {"dumps": {str(i): [f.as_json() for f in r.findings] for i, r in checked.items()},

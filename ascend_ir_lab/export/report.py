@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.errors import IRLabError
 from ascend_ir_lab.export.barrier import compare_barrier_all, recorded_verdict
 from ascend_ir_lab.export.files import payload_of
 from ascend_ir_lab.export.html import render_html
@@ -202,7 +202,7 @@ def _make(
     if which is not None:
         try:
             facts["pass_reproducer"] = _pass_reproducer(run, which, work / "pass")
-        except InputError as exc:
+        except IRLabError as exc:  # the report is made whatever the reproducer did
             facts["pass_reproducer"] = {"error": str(exc)}
     facts["sync"] = _sync_facts(run, barrier, again, facts["npu_verdict"])
     cache = cache_folder(run)

@@ -133,9 +133,10 @@ class RunView:
         """Notes made in the explorer (live widget) or saved with the Run."""
         if self._widget is not None and self._widget.notes:
             return list(self._widget.notes)
-        from ascend_ir_lab.export.files import read_notes
+        from ascend_ir_lab.export.files import notes_or_warning
 
-        return read_notes(self.run.path) if self.run is not None else []
+        # a broken notes.json gives no notes (the page and report say why), never an error
+        return notes_or_warning(self.run.path)[0] if self.run is not None else []
 
     def save_html(self, path: str | Path, *, title: str | None = None) -> Path:
         """One self-contained offline page of this Run, notes included; returns its path."""

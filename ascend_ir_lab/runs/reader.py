@@ -8,7 +8,7 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs.format import MANIFEST
-from ascend_ir_lab.runs.paths import inside, refuse_special, regular_file
+from ascend_ir_lab.runs.paths import inside, refuse_special
 from ascend_ir_lab.runs.validate import (
     MAX_MANIFEST_BYTES,
     ManifestError,
@@ -87,17 +87,6 @@ class Run:
         if path is None:
             raise InputError(f"{self.path}: {relative!r} is not a path inside the Run folder")
         return path
-
-    def read_file(self, relative: object) -> bytes | None:
-        """The bytes of a regular file the Run names, None when it is missing, special or
-        outside the folder."""
-        path = inside(self.path, relative)
-        if path is None or not regular_file(path):
-            return None
-        try:
-            return path.read_bytes()
-        except OSError:
-            return None
 
     @property
     def timeline(self) -> Any:

@@ -9,6 +9,7 @@ import json
 from importlib import resources
 from typing import Any
 
+from ascend_ir_lab.export.notes import note_where
 from ascend_ir_lab.export.packing import auto_pack, is_packed, unpack_payload
 
 __all__ = ["embed_json", "render_html", "static_html"]
@@ -113,9 +114,7 @@ def static_html(payload: dict[str, Any]) -> str:
     title = html.escape(str(payload.get("title", "IR timeline")))
     label, final_ir = _final_ir(payload)
     notes = "".join(
-        f"<li>pass #{html.escape(str(n.get('dump')))}"
-        f"{'' if n.get('line') is None else ', line ' + html.escape(str(int(n['line']) + 1))}: "
-        f"{html.escape(str(n.get('text', '')))}</li>"
+        f"<li>pass {html.escape(note_where(n))}: {html.escape(str(n.get('text', '')))}</li>"
         for n in payload.get("notes") or []
     )
     passes = "".join(_pass_rows(payload))

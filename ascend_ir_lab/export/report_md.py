@@ -6,6 +6,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from ascend_ir_lab.export.notes import note_where
+
 __all__ = ["TRACKERS", "branch_style", "kernel_reproducer", "summary_markdown"]
 
 TRACKERS = {
@@ -138,8 +140,7 @@ def summary_markdown(facts: dict[str, Any], kernel: str) -> str:
     out += _barrier_section(facts.get("barrier_all"), facts.get("npu_verdict"))
     notes = facts.get("notes") or []
     out += ["## Notes", ""]
-    out += [f"- pass #{n['dump']}" + ("" if n.get("line") is None else f", line {n['line'] + 1}")
-            + f": {n['text']}" for n in notes] or ["(none)"]  # fmt: skip
+    out += [f"- pass {note_where(n)}: {n['text']}" for n in notes] or ["(none)"]
     cache = facts.get("cache_folder")
     out += ["", "## Attached", "",
             "- `logs/`: the full compiler logs (every IR of every pass)",

@@ -69,10 +69,15 @@ def test_bundle_holds_what_the_guide_asks_for(
     )
     md = report.markdown
     assert md == zf.read("README.md").decode() == report.markdown_path.read_text()
+    # the note of notes.json's earlier 0-based form (line 3) is line 4, 1-based, with its pass
+    label = fine.timeline.dumps[5].label
+    notes = json.loads(zf.read("notes.json"))
+    assert notes["format"] == "ascend-ir-lab/notes@2"
+    assert [(n["dump"], n["pass"], n["ir_line"]) for n in notes["notes"]] == [(5, label, 4)]
     for part in ("## Environment", "| branch_style | release/3.2.2 (.ttadapter) |", "## Minimal reproducer",
                  "--pass-pipeline=builtin.module(func.func(hivm-graph-sync-solver))",
                  "## Does barrier-all change the outcome?", "| hivm.hir.set_flag |",
-                 "pass #5, line 4: set_flag <b>moves</b>", "gitcode.com/Ascend/AscendNPU-IR"):  # fmt: skip
+                 f"pass #5 {label}, line 4: set_flag <b>moves</b>", "gitcode.com/Ascend/AscendNPU-IR"):  # fmt: skip
         assert part in md, part
     page = zf.read("timeline.html").decode()
     assert '"packed":"gzip+base64"' in page and "set_flag \\u003cb\\u003emoves" in page

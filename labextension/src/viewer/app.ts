@@ -6,7 +6,7 @@ import { Decorations, IRPane } from './irpane';
 import { formatMs, Model, passLabel, VIEW_MODES, ViewMode } from './model';
 import { NotesPanel } from './notes';
 import { checkNotes, isPacked, Note, PayloadError, unpackPayload, validatePayload } from './payload';
-import { ArrayRows } from './rows';
+import { ArrayRows, RowSet } from './rows';
 import { Matcher } from './search';
 import { SearchPanel } from './searchpanel';
 import { SourcePanel } from './sourcepanel';
@@ -41,7 +41,7 @@ class Viewer {
 
   constructor(private readonly model: Model, private readonly host: ViewerHost) {
     this.strip = new Strip(model, i => this.go(i));
-    this.pane = new IRPane({ onLineNote: line => this.notes.openForm(line), onJumpRow: row => this.pane.list.scrollToRow(row) });
+    this.pane = new IRPane({ onLineNote: line => this.notes.openForm(line + 1), onJumpRow: row => this.pane.list.scrollToRow(row) });
     this.search = new SearchPanel(model, {
       onSearch: (m, counts) => {
         this.matcher = m;
@@ -141,8 +141,12 @@ class Viewer {
     this.notes.update();
     // The IR pane last: its rows are the bulk of the frame, laid out once after every change.
     const deco = this.decorations();
+    const picked = deco.srcLines;
     let top = 0;
-    if (view !== 'ir' && rows.length > 0 && rows.row(0).gap !== null) {
+    if (stepped && picked && picked.size) {
+      // a source line is picked: every pass opens at its ops
+      top = Math.max(0, this.firstRowOf(rows, picked) - 3);
+    } else if (view !== 'ir' && rows.length > 0 && rows.row(0).gap !== null) {
       top = 1;
     } else if (view === 'ir' && stepped && d.changed) {
       top = Math.max(0, rows.firstAdded() - 3);
@@ -153,6 +157,16 @@ class Viewer {
     } else {
       this.pane.show(rows, view === 'split', deco, top);
     }
+  }
+
+  private firstRowOf(rows: RowSet, lines: Set<number>): number {
+    for (let k = 0; k < rows.length; k++) {
+      const c = rows.row(k).right;
+      if (c && lines.has(c.line)) {
+        return k;
+      }
+    }
+    return 0;
   }
 
   private drawInfo(i: number, change: string): void {
@@ -169,7 +183,7 @@ class Viewer {
       h('span', { cls: `air-phase air-phase-${d.phase}`, title: d.phase === 'before' && d.next >= 0 ? `IR printed before the pass; its output is #${d.next}, shown here` : '' }, d.phase === 'before' && d.next >= 0 ? `before → #${d.next}` : d.phase),
       h('span', { cls: 'air-scopename' }, d.scope),
       h('span', { cls: 'air-change' }, d.changed ? change : 'unchanged'),
-      h('span', { cls: 'air-lines' }, `${p.snapshots[d.snap].length} lines${d.truncated ? ' (truncated)' : ''}`),
+      h('span', { cls: 'air-lines' }, `${p.snapshots[this.model.shown(i).snap].length} lines${d.truncated ? ' (truncated)' : ''}`),
       d.ms === null ? null : h('span', { cls: 'air-ms', title: 'time the tool reported for this pass' }, this.msText(d.stage, d.ms)));
     for (const m of p.messages.filter(x => x.after === i)) {
       this.info.appendChild(h('div', { cls: `air-msg air-msg-${m.level}` }, m.text));
@@ -184,15 +198,16 @@ class Viewer {
 
   private decorations(): Decorations {
     const d = this.model.p.dumps[this.model.cur];
+    const shown = this.model.shown();
     const noted = new Map<number, string>();
     for (const n of this.model.notesOf(d.i)) {
-      if (n.line !== null) {
-        noted.set(n.line, n.text);
+      if (n.ir_line !== null) {
+        noted.set(n.ir_line - 1, n.text);
       }
     }
     let sync = null;
     if (this.syncLens) {
-      const v = this.model.snapView(d.snap);
+      const v = this.model.snapView(shown.snap);
       const texts = Array.from(v.ids, id => this.model.table.text(id));
       sync = syncMarks(texts);
       this.syncInfo.textContent = `sync lens: ${syncSummary(sync)}`;
@@ -200,7 +215,7 @@ class Viewer {
       this.syncInfo.textContent = '';
     }
     const sel = this.source.selected;
-    return { matcher: this.matcher, sync, srcLines: sel === null ? null : this.source.irLinesOf(d.snap, sel), noted };
+    return { matcher: this.matcher, sync, srcLines: sel === null ? null : this.source.irLinesOf(shown.snap, sel), noted };
   }
 
   private afterSourcePick(): void {
@@ -225,7 +240,7 @@ class Viewer {
 
   setNotes(raw: unknown): void {
     try {
-      this.model.notes = checkNotes(raw, this.model.p.dumps.length);
+      this.model.notes = checkNotes(raw, this.model.p.dumps);
     } catch (e) {
       console.warn('ascend-ir-lab: ignoring invalid notes', e);
       return;

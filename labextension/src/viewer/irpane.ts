@@ -118,7 +118,7 @@ export class IRPane {
 
   private line(c: Cell, current: boolean, unified: boolean): HTMLElement {
     const sign = c.kind === 'add' ? '+' : c.kind === 'del' ? '−' : ' ';
-    const gutter = h('span', { cls: 'air-gut', title: current ? 'add a note on this line' : '' }, String(c.no + 1));
+    const gutter = h('span', { cls: 'air-gut', title: current ? 'add a note on this line' : '' }, String(c.line + 1));
     const code = h('span', { cls: 'air-code' });
     renderHighlighted(code, c.text, marksOf(c) ?? undefined);
     const el = h('div', { cls: `air-row air-${c.kind}` }, gutter, unified ? h('span', { cls: 'air-sign' }, sign) : null, code);

@@ -33,6 +33,28 @@ export function passLabel(d: Dump): string {
   return d.arg || d.pass;
 }
 
+/**
+ * Fuzzy match as Compiler Explorer's pass filter: every character of the query, in order, case
+ * ignored (`hvsync` finds `hivm-graph-sync-solver`); words separated by spaces each match.
+ */
+export function fuzzyMatch(query: string, text: string): boolean {
+  const t = text.toLowerCase();
+  return query.toLowerCase().split(/\s+/).filter(w => w !== '').every(w => {
+    let at = 0;
+    for (const ch of w) {
+      at = t.indexOf(ch, at);
+      if (at < 0) {
+        return false;
+      }
+      at++;
+    }
+    return true;
+  });
+}
+
+/** A shown entry of the pass list and strip: one dump, or a collapsed run of cleanup passes. */
+export type PassEntry = { dump: number } | { run: number[] };
+
 /** A pass time as people read it: `27.4 ms`, `312 ms`, `<0.1 ms`. */
 export function formatMs(ms: number): string {
   if (ms < 0.05) {
@@ -50,6 +72,8 @@ export class Model {
   filter = '';
   hideUnchanged = false;
   collapseCleanup = false;
+  /** First dumps of cleanup runs the user expanded while collapsing is on. */
+  readonly expanded = new Set<number>();
   notes: Note[];
   private orderCache: number[] | null = null;
   private views = new Map<string, SnapView>();
@@ -81,11 +105,11 @@ export class Model {
   /** Dump indices that can be stepped to under the current filters, in timeline order. */
   order(): number[] {
     if (this.orderCache === null) {
-      const f = this.filter.toLowerCase();
+      const f = this.filter.trim();
       this.orderCache = this.p.dumps
         .filter(d => (this.scope === '' || d.scope === this.scope)
           && (!this.hideUnchanged || d.changed || d.phase === 'failed')
-          && (f === '' || d.arg.toLowerCase().includes(f) || d.pass.toLowerCase().includes(f)))
+          && (f === '' || fuzzyMatch(f, d.arg) || fuzzyMatch(f, d.pass)))
         .map(d => d.i);
     }
     return this.orderCache;
@@ -111,6 +135,45 @@ export class Model {
     return null;
   }
 
+  /** The shown dumps of one stage, runs of 3+ cleanup passes collapsed when asked. */
+  entries(dumps: number[]): PassEntry[] {
+    const out: PassEntry[] = [];
+    for (let k = 0; k < dumps.length; k++) {
+      let end = k;
+      while (end < dumps.length && isCleanup(this.p.dumps[dumps[end]])) {
+        end++;
+      }
+      if (this.collapseCleanup && end - k >= 3 && !this.expanded.has(dumps[k])) {
+        out.push({ run: dumps.slice(k, end) });
+        k = end - 1;
+      } else {
+        out.push({ dump: dumps[k] });
+      }
+    }
+    return out;
+  }
+
+  /** The shown dumps grouped by stage, in timeline order. */
+  byStage(): Map<number, number[]> {
+    const byStage = new Map<number, number[]>();
+    for (const i of this.order()) {
+      const s = this.p.dumps[i].stage;
+      const list = byStage.get(s);
+      if (list) {
+        list.push(i);
+      } else {
+        byStage.set(s, [i]);
+      }
+    }
+    return byStage;
+  }
+
+  /** Lines the pass added to (+) or removed from (−) the IR, by line count. */
+  deltaLines(i: number): number | null {
+    const [prev, d] = this.changeOf(i);
+    return prev === null ? null : this.p.snapshots[d.snap].length - this.p.snapshots[prev.snap].length;
+  }
+
   snapView(snap: number): SnapView {
     const key = `${snap}|${this.norm.dropLoc ? 1 : 0}${this.norm.canonSsa ? 1 : 0}`;
     let v = this.views.get(key);
@@ -132,6 +195,11 @@ export class Model {
       return [d, this.p.dumps[d.next]];
     }
     return [d.prev >= 0 ? this.p.dumps[d.prev] : null, d];
+  }
+
+  /** The Dump whose IR the views show for dump `i`: itself, or a Before dump's pass output. */
+  shown(i: number = this.cur): Dump {
+    return this.changeOf(i)[1];
   }
 
   /** The state before the current dump's pass and the edit script to its output (cached). */

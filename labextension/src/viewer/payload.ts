@@ -35,16 +35,26 @@ export interface Message {
   text: string;
 }
 
+/**
+ * The kernel's whole file (or notebook cell): `text` is numbered from its line 1, the numbers
+ * its IR locations carry; `first_line` is the 1-based line of the kernel's `def` in it.
+ */
 export interface Source {
   file: string;
   first_line: number;
   text: string;
 }
 
+/**
+ * A note on a pass, or on one line of it: `ir_line` is the 1-based line of the pass's IR as the
+ * gutter and the CLI number it (null: the whole pass); `pass` names the pass for readers.
+ * Notes written before this convention carry `line`, 0-based; they are read as line + 1.
+ */
 export interface Note {
   id: string;
   dump: number;
-  line: number | null;
+  pass: string;
+  ir_line: number | null;
   text: string;
   created: string;
 }
@@ -210,26 +220,37 @@ function checkSrcmap(raw: unknown, nSnaps: number): Array<Array<[number, number]
   return maps as Array<Array<[number, number]>>;
 }
 
-export function checkNote(raw: unknown, k: number, nDumps: number): Note {
+function noteLine(raw: Obj, where: string): number | null {
+  if (raw.ir_line !== undefined && raw.ir_line !== null) {
+    return int(raw.ir_line, `${where}.ir_line`, 1, 1e9);
+  }
+  if (raw.line !== undefined && raw.line !== null) {
+    return int(raw.line, `${where}.line`, 0, 1e9) + 1; // the 0-based form of earlier notes
+  }
+  return null;
+}
+
+export function checkNote(raw: unknown, k: number, dumps: Dump[]): Note {
   const where = `notes[${k}]`;
   if (!isObj(raw)) {
     fail(where, 'an object', raw);
   }
-  const line = raw.line;
+  const dump = int(raw.dump, `${where}.dump`, 0, dumps.length - 1);
   return {
     id: str(raw, 'id', where, `n${k + 1}`),
-    dump: int(raw.dump, `${where}.dump`, 0, nDumps - 1),
-    line: line === undefined || line === null ? null : int(line, `${where}.line`, 0, 1e9),
+    dump,
+    pass: dumps[dump].arg || dumps[dump].pass,
+    ir_line: noteLine(raw, where),
     text: str(raw, 'text', where),
     created: str(raw, 'created', where, '')
   };
 }
 
-export function checkNotes(raw: unknown, nDumps: number): Note[] {
+export function checkNotes(raw: unknown, dumps: Dump[]): Note[] {
   if (raw === undefined || raw === null) {
     return [];
   }
-  return arr(raw, 'notes').map((n, k) => checkNote(n, k, nDumps));
+  return arr(raw, 'notes').map((n, k) => checkNote(n, k, dumps));
 }
 
 function checkFormat(raw: Obj): string {
@@ -269,7 +290,7 @@ export function validatePayload(raw: unknown): Payload {
     messages,
     source: checkSource(raw.source),
     srcmap: checkSrcmap(raw.srcmap, snapshots.length),
-    notes: checkNotes(raw.notes, dumps.length),
+    notes: checkNotes(raw.notes, dumps),
     warnings
   };
 }

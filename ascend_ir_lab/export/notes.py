@@ -1,0 +1,110 @@
+"""Notes on passes, one convention everywhere: `ir_line` is the 1-based line of the pass's IR.
+
+A note is `{"id", "dump", "pass", "ir_line", "text", "created"}`: `dump` the Dump index, `pass`
+its label (for readers of notes.json and the report), `ir_line` the line as the viewer's
+gutter and the CLI number it, `null` for a note on the whole pass. Notes written before this
+convention carry `line`, 0-based, and are read as `line + 1`. `notes.json` is written as
+`{"format": NOTES_FORMAT, "notes": [...]}`; a plain list or `{"notes": [...]}` also reads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ascend_ir_lab.errors import InputError
+
+__all__ = [
+    "NOTES_FILE",
+    "NOTES_FORMAT",
+    "clean_notes",
+    "note_where",
+    "notes_document",
+    "read_notes",
+    "write_notes",
+]
+
+NOTES_FILE = "notes.json"
+NOTES_FORMAT = "ascend-ir-lab/notes@2"
+
+
+def _ir_line(note: Mapping[str, Any]) -> int | None:
+    line = note.get("ir_line")
+    if isinstance(line, int) and not isinstance(line, bool):
+        return line if line >= 1 else None
+    legacy = note.get("line")
+    if isinstance(legacy, int) and not isinstance(legacy, bool) and legacy >= 0:
+        return legacy + 1
+    return None
+
+
+def clean_notes(
+    notes: Iterable[Mapping[str, Any]], labels: Sequence[str]
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """(notes in the one convention, a warning per note dropped); `labels[i]` names Dump i."""
+    kept, warnings = [], []
+    n_dumps = len(labels)
+    for k, note in enumerate(notes):
+        dump = note.get("dump") if isinstance(note, Mapping) else None
+        if (
+            not isinstance(dump, int)
+            or isinstance(dump, bool)
+            or not 0 <= dump < n_dumps
+            or not isinstance(note.get("text"), str)
+        ):
+            ident = note.get("id", k + 1) if isinstance(note, Mapping) else k + 1
+            warnings.append(f"note {ident!s} dropped: it names pass {dump!r}, "
+                            f"and this timeline has passes 0..{n_dumps - 1}")  # fmt: skip
+            continue
+        kept.append({
+            "id": str(note.get("id") or f"n{k + 1}"), "dump": dump, "pass": labels[dump],
+            "ir_line": _ir_line(note), "text": note["text"],
+            "created": str(note.get("created") or ""),
+        })  # fmt: skip
+    return kept, warnings
+
+
+def note_where(note: Mapping[str, Any]) -> str:
+    """Where a note sits, as the viewer's list says it: `#12 canonicalize, line 30`."""
+    label = note.get("pass")
+    where = f"#{note.get('dump')}" + (f" {label}" if label else "")
+    line = _ir_line(note)
+    return where if line is None else f"{where}, line {line}"
+
+
+def read_notes(folder: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The notes of a Run folder's notes.json, as stored ([] when there is none)."""
+    path = Path(folder) / NOTES_FILE
+    if not path.is_file():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from exc
+    notes = data.get("notes") if isinstance(data, dict) else data
+    if not isinstance(notes, list) or not all(isinstance(n, dict) for n in notes):
+        raise InputError(f'{path}: expected a list of notes (or {{"notes": [...]}})')
+    return notes
+
+
+def notes_document(notes: Iterable[Mapping[str, Any]], title: str | None = None) -> str:
+    """The text of a notes.json holding `notes`."""
+    body: dict[str, Any] = {"format": NOTES_FORMAT}
+    if title:
+        body["title"] = title
+    body["notes"] = [dict(n) for n in notes]
+    return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_notes(
+    folder: str | os.PathLike[str], notes: Iterable[Mapping[str, Any]], title: str | None = None
+) -> Path:
+    """Write `notes` as the folder's notes.json (atomically); returns its path."""
+    path = Path(folder) / NOTES_FILE
+    tmp = path.with_name(NOTES_FILE + ".tmp")
+    tmp.write_text(notes_document(notes, title), encoding="utf-8")
+    os.replace(tmp, path)
+    return path

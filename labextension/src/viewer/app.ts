@@ -5,6 +5,7 @@ import { helpOverlay } from './help';
 import { Decorations, IRPane } from './irpane';
 import { formatMs, Model, passLabel, VIEW_MODES, ViewMode } from './model';
 import { NotesPanel } from './notes';
+import { PassList } from './passlist';
 import { checkNotes, isPacked, Note, PayloadError, unpackPayload, validatePayload } from './payload';
 import { ArrayRows, RowSet } from './rows';
 import { Matcher } from './search';
@@ -12,6 +13,7 @@ import { SearchPanel } from './searchpanel';
 import { SourcePanel } from './sourcepanel';
 import { Strip } from './strip';
 import { syncMarks, syncSummary } from './sync';
+import { appendVisible, shownText } from './text';
 
 export interface ViewerHost {
   /** Called with every note whenever the notes change in the page. */
@@ -28,6 +30,10 @@ const VIEW_NAMES: Record<ViewMode, string> = { ir: 'IR', unified: 'Unified diff'
 class Viewer {
   readonly root: HTMLDivElement;
   private readonly strip: Strip;
+  private readonly passes: PassList;
+  private readonly gotoBox: HTMLInputElement;
+  private readonly gotoInfo = h('span', { cls: 'air-goto-info', aria: { live: 'polite' } });
+  private listShown = true;
   private readonly pane: IRPane;
   private readonly search: SearchPanel;
   private readonly source: SourcePanel;
@@ -38,9 +44,14 @@ class Viewer {
   private help: HTMLElement | null = null;
   private matcher: Matcher | null = null;
   private syncLens = false;
+  /** Row of the search hit last stepped to in the current pass (-1: none yet). */
+  private hitRow = -1;
 
   constructor(private readonly model: Model, private readonly host: ViewerHost) {
-    this.strip = new Strip(model, i => this.go(i));
+    this.strip = new Strip(model, i => this.go(i), first => this.expand(first));
+    this.passes = new PassList(model, { onPick: i => this.go(i), onExpand: first => this.expand(first) });
+    this.gotoBox = h('input', { cls: 'air-goto', placeholder: 'go to pass (g)', aria: { label: 'go to pass by name or index' } });
+    this.gotoBox.addEventListener('keydown', ev => this.onGotoKey(ev));
     this.pane = new IRPane({ onLineNote: line => this.notes.openForm(line + 1), onJumpRow: row => this.pane.list.scrollToRow(row) });
     this.search = new SearchPanel(model, {
       onSearch: (m, counts) => {
@@ -48,11 +59,12 @@ class Viewer {
         this.strip.setHits(counts);
         this.pane.redecorate(this.decorations());
       },
-      onJump: i => this.go(i)
+      onJump: i => this.go(i),
+      onStep: dir => this.stepHit(dir)
     });
     this.source = new SourcePanel(model, () => this.afterSourcePick());
     this.notes = new NotesPanel(model, { onChange: () => this.notesChanged(), onJump: i => this.go(i) });
-    this.root = h('div', { cls: 'air-root', tabindex: 0, aria: { label: `IR timeline ${model.p.title}` } });
+    this.root = h('div', { cls: 'air-root', tabindex: 0, role: 'application', aria: { label: `IR timeline ${shownText(model.p.title)}` } });
     this.root.setAttribute('data-lm-suppress-shortcuts', 'true');
     this.root.addEventListener('keydown', ev => this.onKey(ev));
     this.layout();
@@ -62,11 +74,11 @@ class Viewer {
     const { p } = this.model;
     const meta = [p.meta.target, p.meta.toolchain].filter(x => typeof x === 'string').join(' · ');
     const header = h('div', { cls: 'air-header' },
-      h('span', { cls: 'air-title' }, p.title),
+      h('span', { cls: 'air-title', title: shownText(p.title) }, shownText(p.title)),
       h('span', { cls: 'air-meta' }, `${meta}${meta ? ' · ' : ''}${p.dumps.length} dumps, ${p.stages.length} stages`),
       button('?', 'keyboard shortcuts (?)', () => this.toggleHelp(), 'air-help-btn'));
-    const warnings = p.warnings.length ? h('div', { cls: 'air-warnings' }, ...p.warnings.map(w => h('div', null, `⚠ ${w}`))) : null;
-    const main = h('div', { cls: 'air-main' }, p.source ? this.source.node : null,
+    const warnings = p.warnings.length ? h('div', { cls: 'air-warnings' }, ...p.warnings.map(w => h('div', null, `⚠ ${shownText(w)}`))) : null;
+    const main = h('div', { cls: 'air-main' }, this.passes.node, p.source ? this.source.node : null,
       h('div', { cls: 'air-center' }, this.info, this.syncInfo, this.pane.list.node));
     this.root.append(header, ...(warnings ? [warnings] : []), this.toolbar(), this.strip.node, this.search.node, main, this.notes.node);
   }
@@ -75,14 +87,16 @@ class Viewer {
     const scope = h('select', { cls: 'air-scope', aria: { label: 'scope' } }, h('option', { value: '' }, 'all scopes'),
       ...this.model.scopes().map(s => h('option', { value: s }, s)));
     scope.addEventListener('change', () => this.refilter(() => (this.model.scope = scope.value)));
-    const filter = h('input', { cls: 'air-filter', placeholder: 'filter passes by name', aria: { label: 'pass filter' } });
+    const filter = h('input', { cls: 'air-filter', type: 'search', placeholder: 'filter (fuzzy)', aria: { label: 'pass filter (fuzzy)' } });
     filter.addEventListener('input', () => this.refilter(() => (this.model.filter = filter.value)));
     for (const v of VIEW_MODES) {
       this.viewButtons.set(v, button(VIEW_NAMES[v], `view: ${VIEW_NAMES[v]} (d)`, () => this.setView(v), 'air-view'));
     }
-    return h('div', { cls: 'air-toolbar' }, scope, filter,
+    const listButton = button('☰ Passes', 'show / hide the pass list (l)', () => this.toggleList(), 'air-list-btn air-on');
+    listButton.setAttribute('aria-pressed', 'true');
+    return h('div', { cls: 'air-toolbar', role: 'toolbar', aria: { label: 'view options' } }, listButton, scope, filter, this.gotoBox, this.gotoInfo,
       checkbox('hide unchanged', 'hide passes that changed nothing', false, on => this.refilter(() => (this.model.hideUnchanged = on))),
-      checkbox('collapse cse/canonicalize', 'collapse runs of canonicalize/cse', false, on => this.refilter(() => (this.model.collapseCleanup = on))),
+      checkbox('collapse cse', 'collapse consecutive canonicalize/cse/dce passes into one entry', false, on => this.refilter(() => (this.model.collapseCleanup = on))),
       h('span', { cls: 'air-views' }, ...this.viewButtons.values()),
       checkbox('no locs', 'drop #loc lines and loc(...)', false, on => this.renorm(() => (this.model.norm = { ...this.model.norm, dropLoc: on }))),
       checkbox('canonical SSA', 'rename %values and ^blocks in order', false, on => this.renorm(() => (this.model.norm = { ...this.model.norm, canonSsa: on }))),
@@ -93,6 +107,7 @@ class Viewer {
     const order = this.model.order();
     this.model.cur = order.length ? order[0] : 0;
     this.strip.build();
+    this.passes.build();
     this.render(true);
   }
 
@@ -102,6 +117,7 @@ class Viewer {
     }
     this.model.cur = i;
     this.strip.setCurrent(i);
+    this.passes.setCurrent(i);
     this.render(true);
   }
 
@@ -109,7 +125,43 @@ class Viewer {
     change();
     this.model.invalidateOrder();
     this.strip.build();
+    this.passes.build();
     this.search.update();
+  }
+
+  private expand(first: number): void {
+    this.model.expanded.add(first);
+    this.strip.build();
+    this.passes.build();
+  }
+
+  private toggleList(): void {
+    this.listShown = !this.listShown;
+    this.passes.node.classList.toggle('air-hidden', !this.listShown);
+    const b = this.root.querySelector('.air-list-btn');
+    b?.classList.toggle('air-on', this.listShown);
+    b?.setAttribute('aria-pressed', String(this.listShown));
+  }
+
+  private openGoto(): void {
+    this.gotoBox.value = '';
+    this.gotoInfo.textContent = '';
+    this.gotoBox.focus();
+  }
+
+  private onGotoKey(ev: KeyboardEvent): void {
+    if (ev.key !== 'Enter') {
+      return;
+    }
+    ev.preventDefault();
+    const target = this.model.findPass(this.gotoBox.value);
+    if (target === null) {
+      this.gotoInfo.textContent = `no pass matches “${shownText(this.gotoBox.value)}”`;
+      return;
+    }
+    this.gotoInfo.textContent = '';
+    this.go(target);
+    this.root.focus();
   }
 
   private renorm(change: () => void): void {
@@ -129,6 +181,8 @@ class Viewer {
 
   private render(stepped: boolean): void {
     const { p, cur, view } = this.model;
+    this.hitRow = -1;
+    this.pane.setHit(-1);
     const d = p.dumps[cur];
     const { diff, rows } = this.model.currentRows();
     for (const [v, b] of this.viewButtons) {
@@ -177,16 +231,18 @@ class Viewer {
     clear(this.info);
     append(this.info,
       h('span', { cls: 'air-pos' }, `#${i} (${pos >= 0 ? pos + 1 : '–'}/${order.length})`),
-      h('span', { cls: 'air-stagename' }, p.stages[d.stage].name),
-      h('span', { cls: 'air-passname' }, passLabel(d)),
-      h('span', { cls: 'air-passfull' }, d.pass !== passLabel(d) ? `(${d.pass})` : ''),
+      h('span', { cls: 'air-stagename' }, shownText(p.stages[d.stage].name)),
+      h('span', { cls: 'air-passname', title: shownText(passLabel(d)) }, shownText(passLabel(d))),
+      h('span', { cls: 'air-passfull' }, d.pass !== passLabel(d) ? `(${shownText(d.pass)})` : ''),
       h('span', { cls: `air-phase air-phase-${d.phase}`, title: d.phase === 'before' && d.next >= 0 ? `IR printed before the pass; its output is #${d.next}, shown here` : '' }, d.phase === 'before' && d.next >= 0 ? `before → #${d.next}` : d.phase),
-      h('span', { cls: 'air-scopename' }, d.scope),
+      h('span', { cls: 'air-scopename', title: shownText(d.scope) }, shownText(d.scope)),
       h('span', { cls: 'air-change' }, d.changed ? change : 'unchanged'),
       h('span', { cls: 'air-lines' }, `${p.snapshots[this.model.shown(i).snap].length} lines${d.truncated ? ' (truncated)' : ''}`),
       d.ms === null ? null : h('span', { cls: 'air-ms', title: 'time the tool reported for this pass' }, this.msText(d.stage, d.ms)));
     for (const m of p.messages.filter(x => x.after === i)) {
-      this.info.appendChild(h('div', { cls: `air-msg air-msg-${m.level}` }, m.text));
+      const msg = h('div', { cls: `air-msg air-msg-${m.level}` });
+      appendVisible(msg, m.text);
+      this.info.appendChild(msg);
     }
   }
 
@@ -218,6 +274,43 @@ class Viewer {
     return { matcher: this.matcher, sync, srcLines: sel === null ? null : this.source.irLinesOf(shown.snap, sel), noted };
   }
 
+  /** Next (or previous) matching line: in this pass, then in the next pass that has one. */
+  private stepHit(dir: 1 | -1): void {
+    const m = this.matcher;
+    if (!m) {
+      return;
+    }
+    const row = this.pane.nextRowWhere(this.hitRow, dir, c => m.test(c.text));
+    if (row >= 0) {
+      this.showHit(row);
+      return;
+    }
+    const order = this.model.order();
+    const at = order.indexOf(this.model.cur);
+    for (let k = 1; k <= order.length; k++) {
+      const i = order[(((at + dir * k) % order.length) + order.length) % order.length];
+      if (this.search.hitsIn(i) > 0) {
+        this.go(i);
+        const first = this.pane.nextRowWhere(dir === 1 ? -1 : this.pane.rowCount(), dir, c => m.test(c.text));
+        if (first >= 0) {
+          this.showHit(first);
+        }
+        return;
+      }
+    }
+    this.search.say('no line matches in the shown passes');
+  }
+
+  private showHit(row: number): void {
+    this.hitRow = row;
+    this.pane.setHit(row);
+    this.pane.list.scrollToRow(row);
+    const m = this.matcher as Matcher;
+    const all = this.pane.countWhere(c => m.test(c.text));
+    const nth = this.pane.countWhere(c => m.test(c.text), row + 1);
+    this.search.say(`hit ${nth} of ${all} in #${this.model.cur} · ${this.model.order().filter(i => this.search.hitsIn(i) > 0).length} passes match`);
+  }
+
   private afterSourcePick(): void {
     const deco = this.decorations();
     this.pane.redecorate(deco);
@@ -234,6 +327,7 @@ class Viewer {
   private notesChanged(): void {
     this.notes.update();
     this.strip.build();
+    this.passes.build();
     this.pane.redecorate(this.decorations());
     this.host.onNotesChange?.(this.model.notes);
   }
@@ -247,6 +341,7 @@ class Viewer {
     }
     this.notes.update();
     this.strip.build();
+    this.passes.build();
     this.pane.redecorate(this.decorations());
   }
 
@@ -286,6 +381,8 @@ class Viewer {
       j: () => this.stepTo(this.model.step(1, false)),
       k: () => this.stepTo(this.model.step(-1, false)),
       '/': () => this.search.focus(),
+      g: () => this.openGoto(),
+      l: () => this.toggleList(),
       d: () => this.setView(VIEW_MODES[(VIEW_MODES.indexOf(this.model.view) + 1) % VIEW_MODES.length]),
       s: () => this.toggleSyncBox(),
       '?': () => this.toggleHelp(),

@@ -5,7 +5,9 @@ import { h } from './dom';
 export const KEYS: Array<[string, string]> = [
   ['n / p', 'next / previous changed pass'],
   ['j / k', 'next / previous pass'],
-  ['/', 'search'],
+  ['/', 'search; Enter in the box steps to the next hit, Shift+Enter back'],
+  ['g', 'go to a pass by name or #index'],
+  ['l', 'show / hide the pass list'],
   ['d', 'toggle view: IR → unified diff → side by side'],
   ['s', 'toggle the sync lens'],
   ['?', 'show / hide this help'],

@@ -27,6 +27,7 @@ export class IRPane {
   readonly list = new VirtualList('air-ir');
   private rows: RowSet = new ArrayRows([]);
   private split = false;
+  private hit = -1;
   private deco: Decorations = { matcher: null, sync: null, srcLines: null, noted: new Map() };
 
   constructor(private readonly events: PaneEvents) {}
@@ -57,6 +58,37 @@ export class IRPane {
     return -1;
   }
 
+  /** The next row after `from` (dir 1) or before it (dir -1) whose current side passes. */
+  nextRowWhere(from: number, dir: 1 | -1, pred: (c: Cell) => boolean): number {
+    for (let i = from + dir; i >= 0 && i < this.rows.length; i += dir) {
+      const c = this.rows.row(i).right;
+      if (c !== null && pred(c)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Rows before `end` whose current side passes. */
+  countWhere(pred: (c: Cell) => boolean, end = this.rows.length): number {
+    let n = 0;
+    for (let i = 0; i < Math.min(end, this.rows.length); i++) {
+      const c = this.rows.row(i).right;
+      if (c !== null && pred(c)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Mark row `row` as the search hit stepped to (-1: none). */
+  setHit(row: number): void {
+    if (row !== this.hit) {
+      this.hit = row;
+      this.list.refresh();
+    }
+  }
+
   rowCount(): number {
     return this.rows.length;
   }
@@ -69,6 +101,9 @@ export class IRPane {
     const r = this.rows.row(i);
     if (r.gap !== null) {
       return `g${i}:${r.gap}`;
+    }
+    if (i === this.hit) {
+      return `h${i}`; // drawn afresh with its mark; the mark's row is never reused
     }
     const left = r.left === null ? '' : cellKey(r.left);
     const right = r.right === null ? '' : `${cellKey(r.right)}${this.decoKey(r.right)}`;
@@ -101,10 +136,14 @@ export class IRPane {
       return h('div', { cls: 'air-row air-gap' }, h('span', { cls: 'air-code' }, r.gap));
     }
     if (this.split) {
-      return h('div', { cls: 'air-row air-srow' }, this.half(r.left, false), this.half(r.right, true));
+      return h('div', { cls: i === this.hit ? 'air-row air-srow air-hit-cur' : 'air-row air-srow' }, this.half(r.left, false), this.half(r.right, true));
     }
     const c = (r.right ?? r.left) as Cell;
-    return this.line(c, c === r.right, true);
+    const el = this.line(c, c === r.right, true);
+    if (i === this.hit) {
+      el.classList.add('air-hit-cur');
+    }
+    return el;
   }
 
   private half(c: Cell | null, current: boolean): HTMLElement {

@@ -23,7 +23,12 @@ const DIFF_CACHE = 96;
 export type ViewMode = 'ir' | 'unified' | 'split';
 export const VIEW_MODES: ViewMode[] = ['ir', 'unified', 'split'];
 
-const CLEANUP = /^(canonicalize|cse|canonicalizer)$/i;
+/**
+ * Clean-up passes: canonicalize and its dialect variants (canonicalize-ext,
+ * scf-canonicalize-iter-arg), cse, dce. Pipelines run them between the passes that matter and
+ * once per function, so consecutive ones collapse into one entry when asked.
+ */
+const CLEANUP = /^(?:[\w.]+-)?(?:canonicaliz(?:e|er)(?:-[\w-]+)?|cse|symbol-dce|dce)$/i;
 
 export function isCleanup(d: Dump): boolean {
   return CLEANUP.test(d.arg) || CLEANUP.test(d.pass);
@@ -135,7 +140,30 @@ export class Model {
     return null;
   }
 
-  /** The shown dumps of one stage, runs of 3+ cleanup passes collapsed when asked. */
+  /**
+   * The pass `query` names: `#12` or `12` is dump 12; otherwise the next shown pass after the
+   * current one (wrapping) whose name or argument contains the query, else matches it fuzzily.
+   */
+  findPass(query: string): number | null {
+    const q = query.trim();
+    if (/^#?\d+$/.test(q)) {
+      const i = Number(q.replace('#', ''));
+      return i < this.p.dumps.length ? i : null;
+    }
+    if (q === '') {
+      return null;
+    }
+    const order = this.order();
+    const start = Math.max(0, order.findIndex(i => i > this.cur));
+    const ring = [...order.slice(start), ...order.slice(0, start)];
+    const low = q.toLowerCase();
+    const named = (d: Dump): string => `${d.arg} ${d.pass}`.toLowerCase();
+    const hit = ring.find(i => named(this.p.dumps[i]).includes(low))
+      ?? ring.find(i => fuzzyMatch(q, this.p.dumps[i].arg) || fuzzyMatch(q, this.p.dumps[i].pass));
+    return hit ?? null;
+  }
+
+  /** The shown dumps of one stage, runs of 2+ clean-up passes collapsed when asked. */
   entries(dumps: number[]): PassEntry[] {
     const out: PassEntry[] = [];
     for (let k = 0; k < dumps.length; k++) {
@@ -143,7 +171,7 @@ export class Model {
       while (end < dumps.length && isCleanup(this.p.dumps[dumps[end]])) {
         end++;
       }
-      if (this.collapseCleanup && end - k >= 3 && !this.expanded.has(dumps[k])) {
+      if (this.collapseCleanup && end - k >= 2 && !this.expanded.has(dumps[k])) {
         out.push({ run: dumps.slice(k, end) });
         k = end - 1;
       } else {

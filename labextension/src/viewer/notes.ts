@@ -3,13 +3,19 @@
 import { button, clear, h } from './dom';
 import { Model, passLabel } from './model';
 import { Note } from './payload';
+import { appendVisible, shownText } from './text';
+
+function visible(el: HTMLElement, text: string): HTMLElement {
+  appendVisible(el, text);
+  return el;
+}
 
 /** notes.json as exported: 1-based `ir_line`, the pass named (ascend_ir_lab.export.notes). */
 export const NOTES_FORMAT = 'ascend-ir-lab/notes@2';
 
 /** Where a note sits, as the list and the report say it: `#12 canonicalize, line 30`. */
 export function noteWhere(n: Pick<Note, 'dump' | 'pass' | 'ir_line'>): string {
-  return `#${n.dump} ${n.pass}${n.ir_line === null ? '' : `, line ${n.ir_line}`}`;
+  return `#${n.dump} ${shownText(n.pass)}${n.ir_line === null ? '' : `, line ${n.ir_line}`}`;
 }
 
 export interface NoteEvents {
@@ -48,7 +54,7 @@ export class NotesPanel {
       const del = button('×', 'delete this note', () => this.remove(n.id), 'air-note-del');
       this.list.appendChild(h('div', { cls: 'air-note' },
         h('span', { cls: 'air-note-where' }, noteWhere(n)),
-        h('span', { cls: 'air-note-text' }, n.text), del));
+        visible(h('span', { cls: 'air-note-text' }), n.text), del));
     }
     if (others > 0) {
       const next = this.model.notes.find(n => n.dump !== this.model.cur);

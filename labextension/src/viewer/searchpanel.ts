@@ -8,6 +8,8 @@ import { countPerSnapshot, makeMatcher, Matcher, SearchMode } from './search';
 export interface SearchEvents {
   onSearch(matcher: Matcher | null, counts: Int32Array | null): void;
   onJump(dump: number): void;
+  /** Enter again in the search box: the next (1) or previous (-1) matching line. */
+  onStep(dir: 1 | -1): void;
 }
 
 const CENSUS_H = 36;
@@ -21,6 +23,8 @@ export class SearchPanel {
   private readonly censusInfo: HTMLSpanElement;
   private readonly chart: HTMLDivElement;
   private counts: Int32Array | null = null;
+  /** The mode and query the counts are for. */
+  private ran = '';
   private census: Int32Array | null = null;
   private censusOp = '';
   private drawn: { census: Int32Array; order: number[]; bars: SVGElement[]; cur: number } | null = null;
@@ -32,7 +36,14 @@ export class SearchPanel {
     this.info = h('span', { cls: 'air-search-info' });
     this.input.addEventListener('keydown', ev => {
       if (ev.key === 'Enter') {
-        this.run();
+        ev.preventDefault();
+        const same = this.counts !== null && this.ran === `${this.mode.value}|${this.input.value}`;
+        if (!same) {
+          this.run();
+        }
+        if (this.counts) {
+          this.events.onStep(ev.shiftKey ? -1 : 1);
+        }
       }
     });
     this.mode.addEventListener('change', () => this.run());
@@ -51,13 +62,23 @@ export class SearchPanel {
     this.node = h('div', { cls: 'air-searchbar' },
       h('div', { cls: 'air-row-tools' },
         this.mode, this.input,
-        button('Find', 'search every pass (Enter)', () => this.run()),
+        button('Find', 'search every pass; Enter steps to the next hit, Shift+Enter back', () => this.run()),
         button('↦ appears', 'next pass where the match appears', () => this.jump(true)),
         button('↦ disappears', 'next pass where the match disappears', () => this.jump(false)),
         this.info),
       h('div', { cls: 'air-row-tools' },
         this.censusInput, ops, button('Census', 'count this op in every pass', () => this.runCensus()), this.censusInfo),
       this.chart);
+  }
+
+  /** Lines matching in the IR shown for dump i (0 without a search). */
+  hitsIn(i: number): number {
+    return this.counts ? this.counts[this.model.shown(i).snap] : 0;
+  }
+
+  /** Say where the search stands (`hit 2 of 5 in this pass`). */
+  say(text: string): void {
+    this.info.textContent = text;
   }
 
   focus(): void {
@@ -81,6 +102,7 @@ export class SearchPanel {
       return;
     }
     this.counts = countPerSnapshot(this.model.p.lines, this.model.p.snapshots, m);
+    this.ran = `${this.mode.value}|${q}`;
     this.events.onSearch(m, this.counts);
     this.update();
   }

@@ -3,6 +3,7 @@
 
 import { clear, h } from './dom';
 import { Model, passLabel } from './model';
+import { appendVisible, shownText } from './text';
 
 const NO_MAP: Array<[number, number]> = [];
 
@@ -18,7 +19,7 @@ export class SourcePanel {
     const src = model.p.source;
     this.list = h('div', { cls: 'air-src-lines' });
     this.info = h('div', { cls: 'air-src-info' }, 'Click a line to see the ops it produced.');
-    this.node = h('div', { cls: 'air-source' }, h('div', { cls: 'air-panel-title' }, src ? src.file || 'source' : 'source'), this.info, this.list);
+    this.node = h('div', { cls: 'air-source' }, h('div', { cls: 'air-panel-title', title: src ? shownText(src.file) : '' }, src ? shownText(src.file) || 'source' : 'source'), this.info, this.list);
   }
 
   /** Original line indices in a snapshot that map to a Python line. */
@@ -68,8 +69,10 @@ export class SourcePanel {
     clear(this.list);
     this.rows = text.split('\n').map((line, k) => {
       const py = k + 1;
+      const code = h('span', { cls: 'air-code' });
+      appendVisible(code, line);
       const row = h('div', { cls: py === defLine ? 'air-src-line air-src-def' : 'air-src-line', data: { line: String(py) } },
-        h('span', { cls: 'air-gut' }, String(py)), h('span', { cls: 'air-src-count' }), h('span', { cls: 'air-code' }, line));
+        h('span', { cls: 'air-gut' }, String(py)), h('span', { cls: 'air-src-count' }), code);
       row.addEventListener('click', () => {
         this.selected = this.selected === py ? null : py;
         this.onSelect();

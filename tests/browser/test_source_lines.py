@@ -11,12 +11,11 @@ from typing import Any
 import pytest
 
 from ascend_ir_lab.export.files import payload_of, save_html
-from ascend_ir_lab.toolchains.tools import triton_ascend_available
-from tests.browser.conftest import open_offline
+from tests.browser.conftest import KERNELS, open_offline
 
 pytestmark = pytest.mark.browser
 
-KERNEL = Path(__file__).resolve().parents[1] / "kernels" / "dot_at_40.py"
+KERNEL = KERNELS / "dot_at_40.py"
 
 
 def kernel_module() -> Any:
@@ -25,19 +24,6 @@ def kernel_module() -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-@pytest.fixture(scope="module")
-def dot_run(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """The Run of tests/kernels/dot_at_40.py, compiled with line info by the real tools."""
-    if not triton_ascend_available():
-        pytest.skip("triton-ascend is not importable: pip install -e '.[ascend]'")
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
-
-    info = kernel_module().COMPILE
-    out = tmp_path_factory.mktemp("dot40") / "run"
-    return compile_kernel(f"{KERNEL}::{info['kernel']}", signature=info["signature"],
-                          constexprs=info["constexprs"], out=out, line_info=True, check=False)  # fmt: skip
 
 
 def ops_of_line(payload: dict[str, Any], py: int) -> list[set[str]]:

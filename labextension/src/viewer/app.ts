@@ -6,8 +6,8 @@ import { Decorations, IRPane } from './irpane';
 import { formatMs, Model, passLabel, VIEW_MODES, ViewMode } from './model';
 import { NotesPanel } from './notes';
 import { PassList } from './passlist';
-import { checkNotes, isPacked, Note, PayloadError, unpackPayload, validatePayload } from './payload';
-import { ArrayRows, RowSet } from './rows';
+import { checkNotes, Dump, isPacked, Note, PayloadError, unpackPayload, validatePayload } from './payload';
+import { ArrayRows, Cell, RowSet } from './rows';
 import { Matcher } from './search';
 import { SearchPanel } from './searchpanel';
 import { SourcePanel } from './sourcepanel';
@@ -46,13 +46,19 @@ class Viewer {
   private syncLens = false;
   /** Row of the search hit last stepped to in the current pass (-1: none yet). */
   private hitRow = -1;
+  /** Row of the change block last stepped to with ] / [ (-1: none yet). */
+  private changeRow = -1;
 
   constructor(private readonly model: Model, private readonly host: ViewerHost) {
     this.strip = new Strip(model, i => this.go(i), first => this.expand(first));
     this.passes = new PassList(model, { onPick: i => this.go(i), onExpand: first => this.expand(first) });
     this.gotoBox = h('input', { cls: 'air-goto', placeholder: 'go to pass (g)', aria: { label: 'go to pass by name or index' } });
     this.gotoBox.addEventListener('keydown', ev => this.onGotoKey(ev));
-    this.pane = new IRPane({ onLineNote: line => this.notes.openForm(line + 1), onJumpRow: row => this.pane.list.scrollToRow(row) });
+    this.pane = new IRPane({
+      onLineNote: line => this.notes.openForm(line + 1),
+      onJumpRow: row => this.pane.list.scrollToRow(row),
+      fullText: (c, current) => this.fullText(c, current)
+    });
     this.search = new SearchPanel(model, {
       onSearch: (m, counts) => {
         this.matcher = m;
@@ -79,7 +85,7 @@ class Viewer {
       button('?', 'keyboard shortcuts (?)', () => this.toggleHelp(), 'air-help-btn'));
     const warnings = p.warnings.length ? h('div', { cls: 'air-warnings' }, ...p.warnings.map(w => h('div', null, `⚠ ${shownText(w)}`))) : null;
     const main = h('div', { cls: 'air-main' }, this.passes.node, p.source ? this.source.node : null,
-      h('div', { cls: 'air-center' }, this.info, this.syncInfo, this.pane.list.node));
+      h('div', { cls: 'air-center' }, this.info, this.syncInfo, this.pane.labels, this.pane.list.node, this.pane.hscroll));
     this.root.append(header, ...(warnings ? [warnings] : []), this.toolbar(), this.strip.node, this.search.node, main, this.notes.node);
   }
 
@@ -98,7 +104,8 @@ class Viewer {
       checkbox('hide unchanged', 'hide passes that changed nothing', false, on => this.refilter(() => (this.model.hideUnchanged = on))),
       checkbox('collapse cse', 'collapse consecutive canonicalize/cse/dce passes into one entry', false, on => this.refilter(() => (this.model.collapseCleanup = on))),
       h('span', { cls: 'air-views' }, ...this.viewButtons.values()),
-      checkbox('no locs', 'drop #loc lines and loc(...)', false, on => this.renorm(() => (this.model.norm = { ...this.model.norm, dropLoc: on }))),
+      checkbox('no locs', 'drop #loc lines and loc(...) in every view', false, on => this.renorm(() => (this.model.norm = { ...this.model.norm, dropLoc: on }))),
+      checkbox('diff locs', 'show loc(...) in the diff views too (hidden there by default; hover a line to see it)', false, on => this.renorm(() => (this.model.diffLocs = on))),
       checkbox('canonical SSA', 'rename %values and ^blocks in order', false, on => this.renorm(() => (this.model.norm = { ...this.model.norm, canonSsa: on }))),
       checkbox('sync lens', 'highlight hivm sync ops, pair set_flag/wait_flag (s)', false, on => this.setSync(on)));
   }
@@ -182,7 +189,11 @@ class Viewer {
   private render(stepped: boolean): void {
     const { p, cur, view } = this.model;
     this.hitRow = -1;
+    this.changeRow = -1;
     this.pane.setHit(-1);
+    if (view === 'ir') {
+      this.pane.setLabels(null, null, false);
+    }
     const d = p.dumps[cur];
     const { diff, rows } = this.model.currentRows();
     for (const [v, b] of this.viewButtons) {
@@ -205,11 +216,45 @@ class Viewer {
     } else if (view === 'ir' && stepped && d.changed) {
       top = Math.max(0, rows.firstAdded() - 3);
     }
+    if (view !== 'ir') {
+      const [before, after] = this.model.changeOf(cur);
+      this.pane.setLabels(this.sideLabel(before), this.sideLabel(after), view === 'split');
+    }
     if (view !== 'ir' && rows.length === 0) {
       const gap = diff.hasPrev ? 'no change against the previous state of this scope' : 'no previous state: this is the first dump of its scope';
       this.pane.show(new ArrayRows([{ left: null, right: null, gap }]), false, deco, 0);
     } else {
       this.pane.show(rows, view === 'split', deco, top);
+    }
+  }
+
+  /** A row's tooltip where the view hides its locations: the line as the IR has it. */
+  private fullText(c: Cell, current: boolean): string | null {
+    if (!this.model.locsHidden()) {
+      return null;
+    }
+    const [before, after] = this.model.changeOf(this.model.cur);
+    const d = current ? after : before;
+    const snap = d ? this.model.p.snapshots[d.snap] : null;
+    const id = snap ? snap[c.line] : undefined;
+    return id === undefined ? null : shownText(this.model.table.text(id).trim());
+  }
+
+  private sideLabel(d: Dump | null): string | null {
+    if (d === null) {
+      return null;
+    }
+    const st = this.model.p.stages[d.stage].name;
+    return shownText(`#${d.i} ${st}:${passLabel(d)} · ${d.phase} · ${d.scope}`);
+  }
+
+  /** Next (1) or previous (-1) block of changed lines in the current view. */
+  private stepChange(dir: 1 | -1): void {
+    const row = this.pane.nextChange(this.changeRow, dir);
+    if (row >= 0) {
+      this.changeRow = row;
+      this.pane.list.scrollToRow(row);
+      this.pane.setHit(row);
     }
   }
 
@@ -382,6 +427,8 @@ class Viewer {
       k: () => this.stepTo(this.model.step(-1, false)),
       '/': () => this.search.focus(),
       g: () => this.openGoto(),
+      ']': () => this.stepChange(1),
+      '[': () => this.stepChange(-1),
       l: () => this.toggleList(),
       d: () => this.setView(VIEW_MODES[(VIEW_MODES.indexOf(this.model.view) + 1) % VIEW_MODES.length]),
       s: () => this.toggleSyncBox(),

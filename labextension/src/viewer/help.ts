@@ -9,6 +9,7 @@ export const KEYS: Array<[string, string]> = [
   ['g', 'go to a pass by name or #index'],
   ['l', 'show / hide the pass list'],
   ['d', 'toggle view: IR → unified diff → side by side'],
+  ['] / [', 'next / previous change in the view'],
   ['s', 'toggle the sync lens'],
   ['?', 'show / hide this help'],
   ['Esc', 'close help, leave the search box']

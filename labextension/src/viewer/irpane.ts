@@ -21,16 +21,78 @@ export interface Decorations {
 export interface PaneEvents {
   onLineNote(line: number): void;
   onJumpRow(row: number): void;
+  /** The line as the IR has it (locations included), for a row's tooltip; null: none needed. */
+  fullText(c: Cell, current: boolean): string | null;
 }
+
+/** Width in px of the gutter (and the sign column in the unified view) before the code. */
+const GUTTER_PX = 54;
+const SIGN_PX = 12;
 
 export class IRPane {
   readonly list = new VirtualList('air-ir');
+  /** The one horizontal scrollbar: both sides of a diff follow it (CSS --air-hx). */
+  readonly hscroll: HTMLDivElement;
+  private readonly hinner: HTMLDivElement;
+  /** Labels over the two sides of a diff: which pass, which scope. */
+  readonly labels: HTMLDivElement;
   private rows: RowSet = new ArrayRows([]);
   private split = false;
   private hit = -1;
   private deco: Decorations = { matcher: null, sync: null, srcLines: null, noted: new Map() };
 
-  constructor(private readonly events: PaneEvents) {}
+  constructor(private readonly events: PaneEvents) {
+    this.hinner = h('div', { cls: 'air-hinner' });
+    this.hscroll = h('div', { cls: 'air-hscroll', aria: { label: 'scroll the IR sideways' } }, this.hinner);
+    this.hscroll.addEventListener('scroll', () => this.list.node.style.setProperty('--air-hx', `${this.hscroll.scrollLeft}px`));
+    this.list.node.addEventListener('wheel', ev => {
+      const dx = ev.deltaX !== 0 ? ev.deltaX : ev.shiftKey ? ev.deltaY : 0;
+      if (dx !== 0) {
+        ev.preventDefault();
+        this.hscroll.scrollLeft += dx;
+      }
+    }, { passive: false });
+    this.labels = h('div', { cls: 'air-difflabels' });
+  }
+
+  /** Set the labels of the two sides (null: the IR view, no labels). */
+  setLabels(left: string | null, right: string | null, split: boolean): void {
+    this.labels.textContent = '';
+    if (left === null && right === null) {
+      this.labels.classList.add('air-hidden');
+      return;
+    }
+    this.labels.classList.remove('air-hidden');
+    this.labels.classList.toggle('air-split', split);
+    this.labels.append(
+      h('span', { cls: 'air-label-left', title: left ?? '' }, `− ${left ?? 'nothing before'}`),
+      h('span', { cls: 'air-label-right', title: right ?? '' }, `+ ${right ?? ''}`));
+  }
+
+  /** The scroll range of the longest line; drawn rows are moved by CSS, never re-rendered. */
+  private sizeScroll(rows: RowSet, split: boolean): void {
+    let longest = 0;
+    const n = Math.min(rows.length, 4000); // big IR views: the first rows stand for the rest
+    for (let i = 0; i < n; i++) {
+      const r = rows.row(i);
+      longest = Math.max(longest, r.left?.text.length ?? 0, r.right?.text.length ?? 0);
+    }
+    this.hinner.style.width = split ? `calc(50% + ${longest}ch + ${GUTTER_PX}px)` : `calc(${longest}ch + ${GUTTER_PX + SIGN_PX}px)`;
+  }
+
+  /** First row of the next (dir 1) or previous (-1) block of changed lines after `from`. */
+  nextChange(from: number, dir: 1 | -1): number {
+    const changed = (i: number): boolean => {
+      const r = this.rows.row(i);
+      return r.gap === null && ((r.right !== null && r.right.kind !== 'ctx') || (r.left !== null && r.left.kind !== 'ctx'));
+    };
+    for (let i = from + dir; i >= 0 && i < this.rows.length; i += dir) {
+      if (changed(i) && (i === 0 || !changed(i - 1))) {
+        return i;
+      }
+    }
+    return -1;
+  }
 
   show(rows: RowSet, split: boolean, deco: Decorations, top: number): void {
     this.rows = rows;
@@ -39,6 +101,7 @@ export class IRPane {
       this.list.node.classList.toggle('air-split', split);
     }
     this.deco = deco;
+    this.sizeScroll(rows, split);
     this.list.set(rows.length, i => this.renderRow(i), i => this.rowKey(i), top);
   }
 
@@ -161,6 +224,10 @@ export class IRPane {
     const code = h('span', { cls: 'air-code' });
     renderHighlighted(code, c.text, marksOf(c) ?? undefined);
     const el = h('div', { cls: `air-row air-${c.kind}` }, gutter, unified ? h('span', { cls: 'air-sign' }, sign) : null, code);
+    const full = this.events.fullText(c, current);
+    if (full !== null) {
+      code.title = full;
+    }
     if (current) {
       gutter.addEventListener('click', () => this.events.onLineNote(c.line));
       this.decorate(el, c);

@@ -73,6 +73,8 @@ export class Model {
   cur = 0;
   view: ViewMode = 'ir';
   norm: NormFlags = { dropLoc: false, canonSsa: false };
+  /** Diff views drop `loc(...)` unless asked (every line ends in one; the change is elsewhere). */
+  diffLocs = false;
   scope = '';
   filter = '';
   hideUnchanged = false;
@@ -202,11 +204,22 @@ export class Model {
     return prev === null ? null : this.p.snapshots[d.snap].length - this.p.snapshots[prev.snap].length;
   }
 
+  /** The normalisation the current view draws with: diff views hide locations by default. */
+  shownNorm(): NormFlags {
+    return this.view === 'ir' || this.diffLocs || this.norm.dropLoc ? this.norm : { ...this.norm, dropLoc: true };
+  }
+
+  /** True when the current view hides locations the IR has (a row's tooltip then shows them). */
+  locsHidden(): boolean {
+    return this.shownNorm().dropLoc;
+  }
+
   snapView(snap: number): SnapView {
-    const key = `${snap}|${this.norm.dropLoc ? 1 : 0}${this.norm.canonSsa ? 1 : 0}`;
+    const norm = this.shownNorm();
+    const key = `${snap}|${norm.dropLoc ? 1 : 0}${norm.canonSsa ? 1 : 0}`;
     let v = this.views.get(key);
     if (!v) {
-      v = normalizeSnapshot(this.table, this.p.snapshots[snap], this.norm);
+      v = normalizeSnapshot(this.table, this.p.snapshots[snap], norm);
       this.views.set(key, v);
     }
     return v;
@@ -233,7 +246,8 @@ export class Model {
   /** The state before the current dump's pass and the edit script to its output (cached). */
   currentDiff(): DiffEntry {
     const [prevDump, d] = this.changeOf(this.cur);
-    const key = `${prevDump ? prevDump.snap : -1}>${d.snap}|${this.norm.dropLoc ? 1 : 0}${this.norm.canonSsa ? 1 : 0}`;
+    const norm = this.shownNorm();
+    const key = `${prevDump ? prevDump.snap : -1}>${d.snap}|${norm.dropLoc ? 1 : 0}${norm.canonSsa ? 1 : 0}`;
     let entry = this.diffs.get(key);
     if (entry) {
       this.diffs.delete(key); // re-inserted below: Map order is the recency order

@@ -107,6 +107,12 @@ def _pass_rows(payload: dict[str, Any]) -> list[str]:
     return rows
 
 
+# The notes part of the static fallback sits between these markers, so that the JupyterLab
+# extension can redraw it when notes change and the notebook is saved with no kernel.
+NOTES_START = "<!--air-notes-->"
+NOTES_END = "<!--/air-notes-->"
+
+
 def static_html(payload: dict[str, Any]) -> str:
     """Static fallback for nbviewer, GitHub and nbconvert: pass list, final IR, notes; all escaped."""
     if is_packed(payload):
@@ -126,7 +132,9 @@ def static_html(payload: dict[str, Any]) -> str:
         f"<details><summary>Passes ({n})</summary><table>"
         "<tr><th>#</th><th>stage</th><th>pass</th><th>phase</th><th>scope</th><th></th></tr>"
         f"{passes}</table></details>"
+        + NOTES_START
         + (f"<details><summary>Notes</summary><ul>{notes}</ul></details>" if notes else "")
+        + NOTES_END
         + f"<details><summary>Final IR: {html.escape(label)}</summary>"
         f"<pre>{html.escape(final_ir)}</pre></details></div>"
     )

@@ -22,6 +22,7 @@ __all__ = [
     "NOTES_FORMAT",
     "clean_notes",
     "note_where",
+    "notebook_notes",
     "notes_document",
     "read_notes",
     "write_notes",
@@ -108,3 +109,62 @@ def write_notes(
     tmp.write_text(notes_document(notes, title), encoding="utf-8")
     os.replace(tmp, path)
     return path
+
+
+def notebook_notes(notebook: str | os.PathLike[str], names: Iterable[str]) -> list[dict[str, Any]]:
+    """The notes saved in a notebook's timeline outputs whose title or Run name is in `names`.
+
+    The notebook is someone's file: it is read as JSON only (nothing in it runs), outputs that
+    are not timeline payloads are skipped, and notes come back as stored (clean_notes next).
+    """
+    path = Path(notebook)
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the notebook: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}:{exc.lineno}: not a notebook (not JSON: {exc.msg})") from exc
+    wanted = set(names)
+    seen: list[str] = []
+    notes: dict[str, dict[str, Any]] = {}
+    for payload in _timeline_outputs(nb):
+        title = str(payload.get("title", ""))
+        seen.append(title)
+        if title in wanted or _run_name(payload) in wanted:
+            for n in payload.get("notes") or []:
+                if isinstance(n, dict):
+                    notes.setdefault(str(n.get("id") or len(notes)), n)
+    if not any(t in wanted for t in seen) and not notes:
+        found = ", ".join(repr(t) for t in seen) or "none"
+        raise InputError(f"{path}: no timeline output of {' or '.join(sorted(wanted))} "
+                         f"(timelines in it: {found})")  # fmt: skip
+    return list(notes.values())
+
+
+def _run_name(payload: dict[str, Any]) -> Any:
+    """The Run name a payload's meta records (packed payloads are unpacked to read it)."""
+    from ascend_ir_lab.export.packing import is_packed, unpack_payload
+
+    if is_packed(payload):
+        try:
+            payload = unpack_payload(payload)
+        except ValueError:
+            return None
+    meta = payload.get("meta")
+    return meta.get("name") if isinstance(meta, dict) else None
+
+
+def _timeline_outputs(nb: Any) -> list[dict[str, Any]]:
+    """Every timeline payload (plain or packed) in the outputs of a notebook's code cells."""
+    from ascend_ir_lab.export.payload import MIME_TYPE
+
+    out = []
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    for cell in cells if isinstance(cells, list) else []:
+        outputs = cell.get("outputs") if isinstance(cell, dict) else None
+        for o in outputs if isinstance(outputs, list) else []:
+            data = o.get("data") if isinstance(o, dict) else None
+            payload = data.get(MIME_TYPE) if isinstance(data, dict) else None
+            if isinstance(payload, dict):
+                out.append(payload)
+    return out

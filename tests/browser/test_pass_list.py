@@ -30,6 +30,7 @@ def label(d: dict[str, Any]) -> str:
 def open_page(browser: Any, path: Path, width: int = 1280) -> Any:
     page, _ = open_offline(browser, path)
     page.set_viewport_size({"width": width, "height": 900})
+    page.wait_for_selector(".air-pl-row")  # the list is drawn the frame after the IR
     return page
 
 

@@ -71,12 +71,7 @@ export class IRPane {
 
   /** The scroll range of the longest line; drawn rows are moved by CSS, never re-rendered. */
   private sizeScroll(rows: RowSet, split: boolean): void {
-    let longest = 0;
-    const n = Math.min(rows.length, 4000); // big IR views: the first rows stand for the rest
-    for (let i = 0; i < n; i++) {
-      const r = rows.row(i);
-      longest = Math.max(longest, r.left?.text.length ?? 0, r.right?.text.length ?? 0);
-    }
+    const longest = rows.longest();
     this.hinner.style.width = split ? `calc(50% + ${longest}ch + ${GUTTER_PX}px)` : `calc(${longest}ch + ${GUTTER_PX + SIGN_PX}px)`;
   }
 

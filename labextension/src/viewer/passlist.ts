@@ -35,13 +35,33 @@ export class PassList {
   private rows = new Map<number, HTMLElement>();
   private current: HTMLElement | null = null;
   private revealFrame = 0;
+  private drawn = false;
+  private pending = false;
 
   constructor(private readonly model: Model, private readonly events: PassListEvents) {
     this.body = h('div', { cls: 'air-pl-body', role: 'listbox', aria: { label: 'passes by name' } });
     this.node = h('div', { cls: 'air-passlist' }, this.body);
   }
 
+  /**
+   * (Re)draw the list. The first drawing waits until the IR has been painted: the page shows
+   * the pass and its IR first, the list one frame later.
+   */
   build(): void {
+    if (!this.drawn) {
+      if (!this.pending) {
+        this.pending = true;
+        requestAnimationFrame(() => setTimeout(() => {
+          this.drawn = true;
+          this.draw();
+        }, 0));
+      }
+      return;
+    }
+    this.draw();
+  }
+
+  private draw(): void {
     clear(this.body);
     this.rows.clear();
     this.current = null;

@@ -6,7 +6,7 @@ import { Decorations, IRPane } from './irpane';
 import { formatMs, Model, passLabel, VIEW_MODES, ViewMode } from './model';
 import { NotesPanel } from './notes';
 import { PassList } from './passlist';
-import { checkNotes, Dump, isPacked, Note, PayloadError, unpackPayload, validatePayload } from './payload';
+import { checkNotes, Dump, isPacked, Note, PayloadError, SyncFinding, unpackPayload, validatePayload } from './payload';
 import { ArrayRows, Cell, RowSet } from './rows';
 import { Matcher } from './search';
 import { SearchPanel } from './searchpanel';
@@ -48,6 +48,8 @@ class Viewer {
   private hitRow = -1;
   /** Row of the change block last stepped to with ] / [ (-1: none yet). */
   private changeRow = -1;
+  /** Row of the sync op or finding last stepped to (-1: none yet). */
+  private syncRow = -1;
 
   constructor(private readonly model: Model, private readonly host: ViewerHost) {
     this.strip = new Strip(model, i => this.go(i), first => this.expand(first));
@@ -181,15 +183,36 @@ class Viewer {
     this.render(false);
   }
 
+  /** The lens only decorates: the rows and the scroll position stay as they are. */
   private setSync(on: boolean): void {
     this.syncLens = on;
-    this.render(false);
+    this.syncRow = -1;
+    this.pane.redecorate(this.decorations());
+  }
+
+  /** Next (1) or previous (-1) sync op of the shown IR (the lens turns on if it was off). */
+  private stepSync(dir: 1 | -1, findings: boolean): void {
+    if (!this.syncLens) {
+      this.toggleSyncBox();
+    }
+    const deco = this.decorations();
+    const sync = deco.sync;
+    const found = deco.findings;
+    const row = this.pane.nextRowWhere(this.syncRow, dir, c => (findings ? (found?.has(c.line) ?? false) : (sync?.has(c.no) ?? false)));
+    if (row < 0) {
+      this.syncInfo.textContent = `sync lens: no ${findings ? 'finding' : 'sync op'} ${dir === 1 ? 'below' : 'above'} this one`;
+      return;
+    }
+    this.syncRow = row;
+    this.pane.setHit(row);
+    this.pane.list.scrollToRow(row);
   }
 
   private render(stepped: boolean): void {
     const { p, cur, view } = this.model;
     this.hitRow = -1;
     this.changeRow = -1;
+    this.syncRow = -1;
     this.pane.setHit(-1);
     if (view === 'ir') {
       this.pane.setLabels(null, null, false);
@@ -311,12 +334,27 @@ class Viewer {
       const v = this.model.snapView(shown.snap);
       const texts = Array.from(v.ids, id => this.model.table.text(id));
       sync = syncMarks(texts);
-      this.syncInfo.textContent = `sync lens: ${syncSummary(sync)}`;
+      const n = this.model.p.syncCheck.get(shown.i)?.length ?? 0;
+      this.syncInfo.textContent = `sync lens: ${syncSummary(sync)}${n ? ` · ${n} checker finding${n === 1 ? '' : 's'} (e / E)` : ''} · f / F: next / previous sync op`;
     } else {
       this.syncInfo.textContent = '';
     }
     const sel = this.source.selected;
-    return { matcher: this.matcher, sync, srcLines: sel === null ? null : this.source.irLinesOf(shown.snap, sel), noted };
+    const found = this.syncLens ? this.findingsOf(shown) : null;
+    return { matcher: this.matcher, sync, srcLines: sel === null ? null : this.source.irLinesOf(shown.snap, sel), noted, findings: found };
+  }
+
+  /** The sync checker's findings on the shown dump, by original line index. */
+  private findingsOf(d: Dump): Map<number, SyncFinding[]> | null {
+    const list = this.model.p.syncCheck.get(d.i);
+    if (!list || list.length === 0) {
+      return null;
+    }
+    const out = new Map<number, SyncFinding[]>();
+    for (const f of list) {
+      out.set(f.line - 1, [...(out.get(f.line - 1) ?? []), f]);
+    }
+    return out;
   }
 
   /** Next (or previous) matching line: in this pass, then in the next pass that has one. */
@@ -428,6 +466,10 @@ class Viewer {
       '/': () => this.search.focus(),
       g: () => this.openGoto(),
       ']': () => this.stepChange(1),
+      f: () => this.stepSync(1, false),
+      F: () => this.stepSync(-1, false),
+      e: () => this.stepSync(1, true),
+      E: () => this.stepSync(-1, true),
       '[': () => this.stepChange(-1),
       l: () => this.toggleList(),
       d: () => this.setView(VIEW_MODES[(VIEW_MODES.indexOf(this.model.view) + 1) % VIEW_MODES.length]),

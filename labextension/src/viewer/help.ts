@@ -10,7 +10,9 @@ export const KEYS: Array<[string, string]> = [
   ['l', 'show / hide the pass list'],
   ['d', 'toggle view: IR → unified diff → side by side'],
   ['] / [', 'next / previous change in the view'],
-  ['s', 'toggle the sync lens'],
+  ['s', 'toggle the sync lens (keeps the place)'],
+  ['f / F', 'next / previous sync op (set_flag, wait_flag, pipe_barrier...)'],
+  ['e / E', 'next / previous sync-checker finding'],
   ['?', 'show / hide this help'],
   ['Esc', 'close help, leave the search box']
 ];

@@ -5,7 +5,9 @@ import { h } from './dom';
 import { renderHighlighted } from './highlight';
 import { ArrayRows, Cell, marksOf, RowSet } from './rows';
 import { Matcher } from './search';
+import { SyncFinding } from './payload';
 import { SyncMark } from './sync';
+import { shownText } from './text';
 import { VirtualList } from './vlist';
 
 export interface Decorations {
@@ -16,6 +18,8 @@ export interface Decorations {
   srcLines: Set<number> | null;
   /** Original line indices of the current snapshot that carry a note. */
   noted: Map<number, string>;
+  /** Sync-checker findings of the shown dump, by original line index (sync lens on). */
+  findings: Map<number, SyncFinding[]> | null;
 }
 
 export interface PaneEvents {
@@ -39,7 +43,7 @@ export class IRPane {
   private rows: RowSet = new ArrayRows([]);
   private split = false;
   private hit = -1;
-  private deco: Decorations = { matcher: null, sync: null, srcLines: null, noted: new Map() };
+  private deco: Decorations = { matcher: null, sync: null, srcLines: null, noted: new Map(), findings: null };
 
   constructor(private readonly events: PaneEvents) {
     this.hinner = h('div', { cls: 'air-hinner' });
@@ -169,8 +173,12 @@ export class IRPane {
   }
 
   private decoKey(c: Cell): string {
-    const { matcher, sync, srcLines, noted } = this.deco;
+    const { matcher, sync, srcLines, noted, findings } = this.deco;
     let k = '';
+    const found = findings?.get(c.line);
+    if (found) {
+      k += `f${found.map(f => `${f.severity}:${f.message}`).join('|')}`;
+    }
     if (matcher && matcher.test(c.text)) {
       k += 'm';
     }
@@ -183,7 +191,7 @@ export class IRPane {
     }
     const mark = sync?.get(c.no);
     if (mark) {
-      k += `y${mark.kind}:${mark.pair ?? ''}:${mark.partner}`;
+      k += `y${mark.kind}:${mark.pipe}:${mark.pair ?? ''}:${mark.partner}`;
     }
     return k;
   }
@@ -231,9 +239,16 @@ export class IRPane {
   }
 
   private decorate(el: HTMLElement, c: Cell): void {
-    const { matcher, sync, srcLines, noted } = this.deco;
+    const { matcher, sync, srcLines, noted, findings } = this.deco;
     if (matcher && matcher.test(c.text)) {
       el.classList.add('air-match');
+    }
+    const found = findings?.get(c.line);
+    if (found && found.length) {
+      const worst = found.some(f => f.severity === 'definite') ? 'definite' : 'possible';
+      el.classList.add('air-finding', `air-finding-${worst}`);
+      const text = found.map(f => `${f.severity}: ${f.kind ? `${f.kind}: ` : ''}${f.message}`).join('\n');
+      el.insertBefore(h('span', { cls: 'air-finding-mark', title: shownText(text), aria: { label: shownText(text) } }, worst === 'definite' ? '✗' : '?'), el.lastChild);
     }
     if (srcLines && srcLines.has(c.line)) {
       el.classList.add('air-src');
@@ -246,12 +261,20 @@ export class IRPane {
     const mark = sync?.get(c.no);
     if (mark) {
       el.classList.add('air-sync', `air-sync-${mark.kind}`);
-      const label = mark.pair ? `⇄${mark.pair}` : mark.kind === 'set_flag' || mark.kind === 'wait_flag' ? '⚠ unpaired' : mark.kind;
-      const badge = h('span', { cls: 'air-pair', title: mark.pair ? 'jump to the paired flag' : mark.kind }, label);
+      if (mark.pipe) {
+        el.classList.add(`air-pipe-${mark.pipe.toLowerCase()}`);
+      }
+      const flag = mark.kind === 'set_flag' || mark.kind === 'wait_flag';
+      const label = mark.pair ? `${mark.kind === 'wait_flag' ? '→' : '←'}${mark.pair}` : flag ? '!' : '·';
+      const title = mark.pair
+        ? `${mark.kind} #${mark.pair}${mark.pipe ? ` on ${mark.pipe}` : ''}: click to go to its ${mark.kind === 'wait_flag' ? 'set_flag' : 'wait_flag'}`
+        : flag ? `${mark.kind} with no partner in this IR (loop-carried or runtime event ids pair across iterations)` : mark.kind;
+      const badge = h('span', { cls: mark.pair ? 'air-pair' : flag ? 'air-pair air-unpaired' : 'air-pair air-syncop', title, aria: { label: title } }, label);
       if (mark.partner >= 0) {
         badge.addEventListener('click', () => this.events.onJumpRow(Math.max(0, this.rows.rowOfNo(mark.partner))));
       }
-      el.appendChild(badge);
+      // in the gutter's margin, never over the code
+      el.insertBefore(badge, el.lastChild);
     }
   }
 }

@@ -59,6 +59,14 @@ export interface Note {
   created: string;
 }
 
+/** One finding of the sync checker on a line of a dump's IR (1-based, as the gutter). */
+export interface SyncFinding {
+  line: number;
+  severity: 'definite' | 'possible';
+  kind: string;
+  message: string;
+}
+
 export interface Payload {
   format: string;
   title: string;
@@ -72,6 +80,8 @@ export interface Payload {
   srcmap: Array<Array<[number, number]>>;
   notes: Note[];
   warnings: string[];
+  /** Sync-checker findings per dump index (payload key `sync_check`), empty when absent. */
+  syncCheck: Map<number, SyncFinding[]>;
 }
 
 export class PayloadError extends Error {}
@@ -253,6 +263,34 @@ export function checkNotes(raw: unknown, dumps: Dump[]): Note[] {
   return arr(raw, 'notes').map((n, k) => checkNote(n, k, dumps));
 }
 
+function checkFinding(raw: unknown, where: string): SyncFinding {
+  if (!isObj(raw)) {
+    fail(where, 'an object', raw);
+  }
+  const severity = str(raw, 'severity', where, 'possible');
+  return {
+    line: int(raw.line, `${where}.line`, 1, 1e9),
+    severity: severity === 'definite' ? 'definite' : 'possible',
+    kind: str(raw, 'kind', where, ''),
+    message: str(raw, 'message', where, '')
+  };
+}
+
+function checkSyncCheck(raw: unknown, nDumps: number): Map<number, SyncFinding[]> {
+  const out = new Map<number, SyncFinding[]>();
+  if (raw === undefined || raw === null) {
+    return out;
+  }
+  if (!isObj(raw) || !isObj(raw.dumps)) {
+    fail('sync_check', 'an object {"dumps": {...}}', raw);
+  }
+  for (const [key, list] of Object.entries(raw.dumps as Obj)) {
+    const dump = int(Number(key), `sync_check.dumps[${JSON.stringify(key)}]`, 0, nDumps - 1);
+    out.set(dump, arr(list, `sync_check.dumps.${key}`).map((f, k) => checkFinding(f, `sync_check.dumps.${key}[${k}]`)));
+  }
+  return out;
+}
+
 function checkFormat(raw: Obj): string {
   const format = str(raw, 'format', 'payload');
   const version = Number(format.slice(FORMAT_PREFIX.length));
@@ -291,7 +329,8 @@ export function validatePayload(raw: unknown): Payload {
     source: checkSource(raw.source),
     srcmap: checkSrcmap(raw.srcmap, snapshots.length),
     notes: checkNotes(raw.notes, dumps),
-    warnings
+    warnings,
+    syncCheck: checkSyncCheck(raw.sync_check, dumps.length)
   };
 }
 

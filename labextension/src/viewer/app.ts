@@ -118,6 +118,7 @@ class Viewer {
     this.strip.build();
     this.passes.build();
     this.render(true);
+    requestAnimationFrame(() => setTimeout(() => this.search.censusByDefault(), 0));
   }
 
   go(i: number): void {

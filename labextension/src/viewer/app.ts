@@ -170,6 +170,7 @@ class Viewer {
       return;
     }
     this.gotoInfo.textContent = '';
+    this.gotoBox.value = '';
     this.go(target);
     this.root.focus();
   }

@@ -2,7 +2,7 @@
 
 import { diffIds, Edit } from './diff';
 import { LineTable, normalizeSnapshot, NormFlags, SnapView } from './normalize';
-import { Dump, Note, Payload } from './payload';
+import { Dump, Message, Note, Payload } from './payload';
 import { addedMask, ArrayRows, countChanges, diffRows, IrRows, RowSet } from './rows';
 
 /** What a pass changed, computed once per (previous snapshot, snapshot, normalisation). */
@@ -88,8 +88,16 @@ export class Model {
   /** Per stage: the longest and the summed pass time (stages with no timing are absent). */
   readonly stageMs = new Map<number, { max: number; total: number }>();
 
+  /** First dump of each stage. */
+  private readonly firstOfStage = new Map<number, number>();
+
   constructor(readonly p: Payload) {
     this.table = new LineTable(p.lines);
+    for (const d of p.dumps) {
+      if (!this.firstOfStage.has(d.stage)) {
+        this.firstOfStage.set(d.stage, d.i);
+      }
+    }
     this.notes = p.notes.slice();
     for (const d of p.dumps) {
       if (d.ms !== null) {
@@ -99,6 +107,24 @@ export class Model {
         this.stageMs.set(d.stage, t);
       }
     }
+  }
+
+  /**
+   * The dump a compiler message belongs to: the one it follows in its stage's log, or, for a
+   * message printed before its stage's first pass (or by a stage with no dumps), that first
+   * pass (the last dump of the Run). Never a pass of another stage.
+   */
+  messageDump(m: Message): number {
+    const first = this.firstOfStage.get(m.stage);
+    if (m.after >= 0 && this.p.dumps[m.after].stage === m.stage) {
+      return m.after;
+    }
+    return first ?? this.p.dumps.length - 1;
+  }
+
+  /** Messages that belong to dump i, in log order. */
+  messagesOf(i: number): Message[] {
+    return this.p.messages.filter(m => this.messageDump(m) === i);
   }
 
   scopes(): string[] {

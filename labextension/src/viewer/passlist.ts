@@ -99,6 +99,11 @@ export class PassList {
     if (this.model.notesOf(i).length) {
       r.classList.add('air-has-note');
     }
+    const msgs = this.model.messagesOf(i);
+    if (msgs.some(m => m.level === 'error')) {
+      r.classList.add('air-pl-msgs');
+      r.title = `${r.title}\n${msgs.length} compiler message${msgs.length === 1 ? '' : 's'} here`;
+    }
     r.addEventListener('click', () => this.events.onPick(i));
     this.rows.set(i, r);
     return r;

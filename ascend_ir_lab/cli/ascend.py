@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import sys
 from typing import Any
@@ -92,7 +91,8 @@ def _compile(args: argparse.Namespace) -> int:
         from ascend_ir_lab.cli.upstream import triton_compile
 
         return triton_compile(args)
-    from ascend_ir_lab.toolchains.ascend import StageFailedError, compile_kernel
+    from ascend_ir_lab.safe_text import for_terminal
+    from ascend_ir_lab.toolchains.ascend import RunInterrupted, StageFailedError, compile_kernel
 
     if not signature:
         from ascend_ir_lab.toolchains.triton_upstream import compile_spec
@@ -120,8 +120,11 @@ def _compile(args: argparse.Namespace) -> int:
             timeout=args.timeout,
         )
     except StageFailedError as exc:
-        print(f"ascend-ir-lab compile: error: {exc}", file=sys.stderr)
+        print(f"ascend-ir-lab compile: error: {for_terminal(str(exc))}", file=sys.stderr)
         return 1
+    except RunInterrupted as exc:
+        print(f"ascend-ir-lab compile: {for_terminal(str(exc))}", file=sys.stderr)
+        return 130
     if args.json:
         print(json.dumps(run.manifest, indent=2))
         return 0
@@ -154,6 +157,8 @@ def _repro(args: argparse.Namespace) -> int:
     from ascend_ir_lab.toolchains.repro import make_reproducer, run_reproducer
 
     repro = make_reproducer(args.run, args.which, args.out)
+    if repro.note:
+        print(f"# {repro.note}", file=sys.stderr)
     if args.no_run:
         print(repro.shell())
         return 0
@@ -162,13 +167,18 @@ def _repro(args: argparse.Namespace) -> int:
         print(
             json.dumps(
                 {
-                    "dump": repro.dump.index,
-                    "pass": repro.dump.arg,
+                    "index": repro.dump.index,
+                    "stage": repro.dump.stage,
+                    "pass": repro.dump.pass_name,
+                    "arg": repro.dump.arg,
                     "scope": repro.dump.scope,
+                    "function": repro.symbol,
+                    "script": str(repro.script),
                     "command": repro.command,
                     "before": str(repro.before),
                     "returncode": result.returncode,
                     "match": result.match,
+                    "summary": result.summary(),
                     "diff": result.diff,
                 },
                 indent=2,
@@ -211,6 +221,8 @@ def _entry_dict(e: Any) -> dict[str, Any]:
 
 
 def _when(mtime: float) -> str:
+    import datetime as _dt
+
     return _dt.datetime.fromtimestamp(mtime).strftime("%Y-%m-%d %H:%M:%S")
 
 

@@ -35,6 +35,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--against", metavar="BARRIER_RUN", help="the barrier-all Run of the same kernel"
     )
     p.add_argument(
+        "--noise", metavar="RUN2",
+        help="a second build of RUN: the sync section sets run-to-run noise apart",
+    )  # fmt: skip
+    p.add_argument(
         "-o",
         "--out",
         required=True,
@@ -63,7 +67,12 @@ def cmd_report(args: Any) -> int:
         notes = _notebook_notes(args.notebook, args.run)
         print(f"{len(notes)} note{'' if len(notes) == 1 else 's'} from {args.notebook}")
     report = make_report(
-        args.run, which=args.which, against=args.against, out=args.out, notes=notes
+        args.run,
+        which=args.which,
+        against=args.against,
+        out=args.out,
+        again=args.noise,
+        notes=notes,
     )
     print(f"{report.zip_path} ({report.zip_path.stat().st_size / 1e6:.2f} MB)")
     print(f"{report.markdown_path} (paste into the issue)")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import tempfile
 from typing import Any
 
 GPU_PYTHON_ENV = "ASCEND_IR_LAB_GPU_PYTHON"
@@ -165,6 +164,8 @@ def _compile_elsewhere(python: str, args: argparse.Namespace) -> int:
         for f in ("no_llvm_dumps", "no_timings")
         if getattr(args, f, False)
     ]
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-") as tmp:
         compile_in(python, argv, log=Path(tmp) / "compile.log", timeout=args.timeout)
     return _report(Run(out), args.json)

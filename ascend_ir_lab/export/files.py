@@ -18,7 +18,16 @@ from ascend_ir_lab.export.html import render_html
 from ascend_ir_lab.export.notes import read_notes
 from ascend_ir_lab.export.payload import build_payload
 
-__all__ = ["payload_of", "read_notes", "save_html", "timeline_of"]
+__all__ = ["notes_or_warning", "payload_of", "read_notes", "save_html", "timeline_of"]
+
+
+def notes_or_warning(folder: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The notes of notes.json, or none and a warning when the file is broken: a broken
+    notes file never keeps a page or a report from being made."""
+    try:
+        return read_notes(folder), []
+    except InputError as exc:
+        return [], [f"{exc}; the notes are left out"]
 
 
 def timeline_of(source: Any) -> Timeline:
@@ -39,9 +48,12 @@ def payload_of(
 ) -> dict[str, Any]:
     """The payload of `source` (see timeline_of), with `notes` or else the Run's notes.json."""
     tl = timeline_of(source)
+    broken: list[str] = []
     if notes is None:
-        notes = read_notes(tl.path) if tl.run is not None and tl.path else []
-    return build_payload(tl, title=title, notes=notes)
+        notes, broken = notes_or_warning(tl.path) if tl.run is not None and tl.path else ([], [])
+    payload = build_payload(tl, title=title, notes=notes)
+    payload["warnings"] = [*payload["warnings"], *broken]
+    return payload
 
 
 def save_html(

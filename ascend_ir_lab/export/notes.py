@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.runs import inside, regular_file
 
 __all__ = [
     "NOTES_FILE",
@@ -49,15 +50,17 @@ def clean_notes(
     kept, warnings = [], []
     n_dumps = len(labels)
     for k, note in enumerate(notes):
-        dump = note.get("dump") if isinstance(note, Mapping) else None
+        if not isinstance(note, Mapping):
+            warnings.append(f"note {k + 1} dropped: not an object")
+            continue
+        dump = note.get("dump")
         if (
             not isinstance(dump, int)
             or isinstance(dump, bool)
             or not 0 <= dump < n_dumps
             or not isinstance(note.get("text"), str)
         ):
-            ident = note.get("id", k + 1) if isinstance(note, Mapping) else k + 1
-            warnings.append(f"note {ident!s} dropped: it names pass {dump!r}, "
+            warnings.append(f"note {note.get('id', k + 1)!s} dropped: it names pass {dump!r}, "
                             f"and this timeline has passes 0..{n_dumps - 1}")  # fmt: skip
             continue
         kept.append({
@@ -77,18 +80,30 @@ def note_where(note: Mapping[str, Any]) -> str:
 
 
 def read_notes(folder: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The notes of a Run folder's notes.json, as stored ([] when there is none)."""
-    path = Path(folder) / NOTES_FILE
-    if not path.is_file():
+    """The notes of a Run folder's notes.json, as stored ([] when there is none).
+
+    The file is someone's: it is read only when it is a regular file inside the folder, and
+    anything that is not a list of notes (or `{"notes": [...]}`) is one clear InputError.
+    """
+    path = inside(folder, NOTES_FILE)
+    if path is None or not regular_file(path):
         return []
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_bytes().decode("utf-8"), parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from exc
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise InputError(f"{path}: not readable notes: {type(exc).__name__}") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     notes = data.get("notes") if isinstance(data, dict) else data
     if not isinstance(notes, list) or not all(isinstance(n, dict) for n in notes):
         raise InputError(f'{path}: expected a list of notes (or {{"notes": [...]}})')
     return notes
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
 
 
 def notes_document(notes: Iterable[Mapping[str, Any]], title: str | None = None) -> str:

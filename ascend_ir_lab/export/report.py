@@ -21,12 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.errors import IRLabError
 from ascend_ir_lab.export.barrier import compare_barrier_all, recorded_verdict
 from ascend_ir_lab.export.files import payload_of
 from ascend_ir_lab.export.html import render_html
 from ascend_ir_lab.export.notes import notes_document
 from ascend_ir_lab.export.report_md import branch_style, kernel_reproducer, summary_markdown
+from ascend_ir_lab.runs import Run, inside, is_cache_entry, regular_file, safe_arcname
+from ascend_ir_lab.runs.paths import files_inside
 
 __all__ = ["Report", "make_report"]
 
@@ -47,8 +49,6 @@ class Report:
 
 
 def _as_run(run: Any) -> Any:
-    from ascend_ir_lab.toolchains.run import Run
-
     if isinstance(run, Run):
         return run
     if isinstance(run, str | os.PathLike):
@@ -59,15 +59,16 @@ def _as_run(run: Any) -> Any:
 
 
 def cache_folder(run: Any) -> Path | None:
-    """The Triton cache folder of the kernel, when the Run recorded one that still exists."""
+    """The Triton cache entry of the kernel the Run recorded: only a folder inside the Run
+    that holds one kernel's cache files (anything else a manifest names is not attached)."""
     extra = run.manifest.get("extra") or {}
-    candidates = [str(extra[k]) for k in CACHE_KEYS if isinstance(extra.get(k), str)]
-    if extra.get("captured_from"):
-        candidates.append(str(Path(extra["captured_from"]) / "triton-cache"))
-    candidates.append(str(run.path / "cache"))
+    candidates: list[object] = [extra.get(k) for k in CACHE_KEYS]
+    if isinstance(extra.get("captured_from"), str):
+        candidates.append(f"{extra['captured_from']}/triton-cache")
+    candidates.append("cache")
     for c in candidates:
-        path = Path(c) if Path(c).is_absolute() else run.path / c
-        if path.is_dir():
+        path = inside(run.path, c)
+        if path is not None and is_cache_entry(path):
             return path
     return None
 
@@ -75,13 +76,9 @@ def cache_folder(run: Any) -> Path | None:
 def environment(run: Any, barrier: Any | None, host: dict[str, Any]) -> dict[str, Any]:
     """Versions as recorded by the Run, and as found on this host now; NPU, branch style."""
     versions = dict(run.manifest.get("versions") or {})
-    names = (
-        [p.name for p in (run.path / "artifacts").rglob("*") if p.is_file()]
-        if (run.path / "artifacts").is_dir()
-        else []
-    )
+    names = [p.name for p in _files(run, "artifacts")]
     cache = cache_folder(run)
-    names += [p.name for p in cache.rglob("*")] if cache else []
+    names += [p.name for p in files_inside(cache, run.path)] if cache else []
     return {
         "target": run.manifest.get("target"),
         "cann": versions.get("cann") or (host.get("versions") or {}).get("cann"),
@@ -101,38 +98,53 @@ def environment(run: Any, barrier: Any | None, host: dict[str, Any]) -> dict[str
 def _pass_reproducer(run: Any, which: str | int, folder: Path) -> dict[str, Any]:
     from ascend_ir_lab.toolchains.repro import make_reproducer, run_reproducer
 
-    repro = make_reproducer(run, which, folder)
+    repro = make_reproducer(run, which, folder)  # writes repro.sh beside the files
     result = run_reproducer(repro)
     tool = Path(repro.command[0]).name
     command = [tool, "before.mlir", f"--pass-pipeline={repro.pipeline}", "-o", "output.mlir"]
-
-    (folder / "repro.sh").write_text("#!/bin/sh\n# re-runs one pass on the module it saw\n"
-                                     + shlex.join(command) + "\n", encoding="utf-8")  # fmt: skip
     d = repro.dump
     return {
         "dump": d.index, "pass": d.label, "stage": d.stage, "scope": d.scope,
         "pipeline": repro.pipeline, "command": shlex.join(command),
+        "function": repro.symbol, "selection": repro.note,
         "returncode": result.returncode, "matches_recorded": result.match,
         "summary": result.summary(), "diff_lines": len(result.diff),
     }  # fmt: skip
 
 
-def _add_tree(zf: zipfile.ZipFile, folder: Path, arc: str) -> list[str]:
+def _sync_facts(run: Any, barrier: Any | None, again: Any | None, verdict: Any) -> dict[str, Any]:
+    """The "sync" section (export.report_sync), noise measured when `again` is given."""
+    from ascend_ir_lab.analysis.noise import measure_noise
+    from ascend_ir_lab.export.report_sync import sync_section
+
+    fine = run.timeline
+    noise = measure_noise([fine, _as_run(again).timeline]) if again is not None else None
+    other = barrier.timeline if barrier is not None else None
+    return sync_section(fine, other, noise=noise, verdict=verdict)
+
+
+def _files(run: Any, relative: str) -> list[Path]:
+    folder = inside(run.path, relative)
+    return list(files_inside(folder, run.path)) if folder is not None and folder.is_dir() else []
+
+
+def _add_tree(zf: zipfile.ZipFile, folder: Path, arc: str, root: Path | None = None) -> list[str]:
+    """Every regular file under `folder` (inside `root`), symlinks not followed."""
     added = []
-    for p in sorted(folder.rglob("*")):
-        if p.is_file():
-            name = f"{arc}/{p.relative_to(folder).as_posix()}"
-            zf.write(p, name)
-            added.append(name)
+    for p in files_inside(folder, root or folder):
+        name = safe_arcname(f"{arc}/{p.relative_to(folder).as_posix()}")
+        zf.write(p, name)
+        added.append(name)
     return added
 
 
 def _stage_logs(run: Any) -> list[tuple[Path, str]]:
-    return [
-        (run.path / s["log"], s["log"])
-        for s in run.stages
-        if s.get("log") and (run.path / s["log"]).is_file()
-    ]
+    logs = []
+    for s in run.stages:
+        path = inside(run.path, s.get("log"))
+        if path is not None and not path.is_symlink() and regular_file(path):
+            logs.append((path, safe_arcname(path.relative_to(run.path).as_posix())))
+    return logs
 
 
 def make_report(
@@ -143,6 +155,7 @@ def make_report(
     out: str | os.PathLike[str],
     notes: list[dict[str, Any]] | None = None,
     host: dict[str, Any] | None = None,
+    again: Any | None = None,
 ) -> Report:
     """Write the bug-report zip `out` (and `out` with .md) for `run` (a Run or its folder).
 
@@ -161,12 +174,21 @@ def make_report(
         zip_path = zip_path.with_name(zip_path.name + ".zip")
     zip_path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-report-") as tmp:
-        return _make(run, barrier, which, zip_path, Path(tmp), notes, host)
+        # built beside and renamed into place: a failure leaves no partial zip behind
+        partial = zip_path.with_name(f".{zip_path.name}.{os.getpid()}.partial")
+        try:
+            report = _make(run, barrier, which, partial, Path(tmp), notes, host, again)
+            os.replace(partial, zip_path)
+        finally:
+            partial.unlink(missing_ok=True)
+        md_path = zip_path.with_suffix(".md")
+        md_path.write_text(report.markdown, encoding="utf-8")
+        return Report(zip_path, md_path, report.markdown, report.facts)
 
 
 def _make(
     run: Any, barrier: Any | None, which: str | int | None, zip_path: Path, work: Path,
-    notes: list[dict[str, Any]] | None, host: dict[str, Any],
+    notes: list[dict[str, Any]] | None, host: dict[str, Any], again: Any | None = None,
 ) -> Report:  # fmt: skip
     payload = payload_of(run, notes=notes)
     facts: dict[str, Any] = {
@@ -181,18 +203,18 @@ def _make(
     if which is not None:
         try:
             facts["pass_reproducer"] = _pass_reproducer(run, which, work / "pass")
-        except InputError as exc:
+        except IRLabError as exc:  # the report is made whatever the reproducer did
             facts["pass_reproducer"] = {"error": str(exc)}
+    facts["sync"] = _sync_facts(run, barrier, again, facts["npu_verdict"])
     cache = cache_folder(run)
     facts["cache_folder"] = str(cache) if cache else None
     files = _write_zip(zip_path, run, barrier, work, cache, payload, facts)
     facts["files"] = files
+    facts["cache_files"] = sum(1 for f in files if f.startswith("cache/"))
     markdown = summary_markdown(facts, kernel_reproducer(run))
     with zipfile.ZipFile(zip_path, "a", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("README.md", markdown)
-    md_path = zip_path.with_suffix(".md")
-    md_path.write_text(markdown, encoding="utf-8")
-    return Report(zip_path, md_path, markdown, facts)
+    return Report(zip_path, zip_path.with_suffix(".md"), markdown, facts)
 
 
 def _write_zip(
@@ -212,10 +234,10 @@ def _write_zip(
         for path, rel in _stage_logs(run):
             zf.write(path, f"logs/{rel}")
             files.append(f"logs/{rel}")
-        if (run.path / "artifacts").is_dir():
-            files += _add_tree(zf, run.path / "artifacts", "ir")
+        if (run.path / "artifacts").is_dir() and inside(run.path, "artifacts"):
+            files += _add_tree(zf, run.path / "artifacts", "ir", run.path)
         if cache is not None:
-            files += _add_tree(zf, cache, "cache")
+            files += _add_tree(zf, cache, "cache", run.path)
         put("run/run.json", json.dumps(run.manifest, indent=2, ensure_ascii=False) + "\n")
         put("notes.json", notes_document(payload["notes"], str(payload["title"])))
         put(
@@ -234,5 +256,6 @@ def _write_zip(
                 "barrier-all/comparison.json",
                 json.dumps(facts["barrier_all"], indent=2, ensure_ascii=False) + "\n",
             )
+        put("sync/report.json", json.dumps(facts["sync"], indent=2, ensure_ascii=False) + "\n")
         put("timeline.html", render_html(payload, title=str(payload["title"])))
     return files

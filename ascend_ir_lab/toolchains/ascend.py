@@ -12,17 +12,28 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.errors import CompilerError, InputError
+from ascend_ir_lab.errors import CompilerError, InputError, IRLabError
 from ascend_ir_lab.toolchains import ascend_options as opts_mod
 from ascend_ir_lab.toolchains.env import relevant_env, tool_env
-from ascend_ir_lab.toolchains.process import DEFAULT_TIMEOUT_S, ToolResult, run_logged
+from ascend_ir_lab.toolchains.process import (
+    DEFAULT_TIMEOUT_S,
+    ToolInterrupted,
+    ToolResult,
+    ToolTimeoutError,
+    run_logged,
+)
 from ascend_ir_lab.toolchains.run import Run, RunWriter
 from ascend_ir_lab.toolchains.stages import add_ttir_stage, stage_record
-from ascend_ir_lab.toolchains.tools import bishengir_is_regbased, find_tool, versions
+from ascend_ir_lab.toolchains.tools import (
+    bishengir_is_regbased,
+    find_tool,
+    query_budget,
+    versions,
+)
 
 HIVMC_MISSING = "Cannot find hivmc"
 
@@ -31,9 +42,22 @@ class StageFailedError(CompilerError):
     """A stage of a compile failed; the Run (with the tool's full log) is in `.run`."""
 
     def __init__(self, result: ToolResult, stage: str, run: Run) -> None:
-        super().__init__(result.command, result.returncode, result.tail(40), stage=stage)
+        tail = result.tail(40)
+        if result.status == "timed-out":
+            tail = f"{result.status}: the whole process group was killed\n{tail}"
+        super().__init__(result.command, result.returncode, tail, stage=stage)
         self.run = run
         self.args = (f"{self.args[0]}\n  full log: {result.log}\n  run: {run.path}",)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a compile: the Run, with the stopped stage and its log, is in `.run`."""
+
+    def __init__(self, run: Run, stage: str) -> None:
+        where = f" in stage {stage}" if stage else ""
+        super().__init__(f"interrupted{where}; the Run so far: {run.path}")
+        self.run = run
+        self.stage = stage
 
 
 def compile_kernel(
@@ -51,6 +75,7 @@ def compile_kernel(
     timeout: float = DEFAULT_TIMEOUT_S,
     check: bool = True,
     line_info: bool = False,
+    attrs: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Run:
     """Compile `kernel` ("FILE.py::KERNEL" or a @triton.jit function) into a Run folder.
 
@@ -60,7 +85,8 @@ def compile_kernel(
 
     `options` are triton-ascend NPUOptions (multibuffer, sync_solver, ...). `barrier_all`
     replaces fine-grained sync with barriers; `module_scope` makes every bishengir Dump a
-    complete module (needed by the pass-level reproducer). With `check`, a failing stage
+    complete module (needed by the pass-level reproducer). `attrs` are a launch's
+    per-parameter attributes (`specialise`: divisibility, equal-to-1). With `check`, a failing stage
     raises StageFailedError (which carries the Run); otherwise the Run says compile-error.
     """
     from ascend_ir_lab.toolchains.ttir_stage import parse_constexprs, parse_signature
@@ -72,12 +98,17 @@ def compile_kernel(
     fn = _resolve(kernel)
     kernel_name = getattr(getattr(fn, "fn", fn), "__name__", "kernel")
     run_name = name or (kernel_name + ("-barrier-all" if barrier_all else ""))
-    writer = RunWriter.create(run_name, _manifest_head(fn, kernel_name, sig, consts, target), out)
-    _write_source(writer, fn)
-    env = tool_env({"TRITON_DISABLE_LINE_INFO": "0"} if line_info else None)
-    writer.set("env", relevant_env(env))
-    try:
-        ttir = add_ttir_stage(writer, fn, spec, sig, consts, target, dict(options or {}))
+    with query_budget(timeout):
+        head = _manifest_head(fn, kernel_name, sig, consts, target)
+    if attrs is not None:
+        head["kernel"]["attrs"] = {k: dict(v) for k, v in attrs.items()}
+    writer = RunWriter.create(run_name, head, out)
+
+    def stages() -> Run:
+        _write_source(writer, fn)
+        env = tool_env({"TRITON_DISABLE_LINE_INFO": "0"} if line_info else None)
+        writer.set("env", relevant_env(env))
+        ttir = add_ttir_stage(writer, fn, spec, sig, consts, target, dict(options or {}), attrs)
         if ttir is None:
             return _fail(writer, "ttir", check)
         adapter = _adapter_stage(writer, ttir, npu_opts, env, timeout)
@@ -95,9 +126,46 @@ def compile_kernel(
         writer.set_extra("barrier_all", barrier_all)
         writer.set_extra("line_info", line_info)
         return _bishengir_stage(writer, args, extra_flags, env, timeout, check)
+
+    return _guarded(writer, stages, timeout=timeout, check=check)
+
+
+def _guarded(writer: RunWriter, stages: Callable[[], Run], *, timeout: float, check: bool) -> Run:
+    """Run `stages` into `writer` so that every way it ends leaves a finished Run: a stopped
+    tool's stage recorded, Ctrl-C raising RunInterrupted, our errors carrying `.run`."""
+    try:
+        with query_budget(timeout):
+            return stages()
+    except (ToolTimeoutError, ToolInterrupted) as exc:
+        return _stopped(writer, exc.result, check)
     except KeyboardInterrupt:
-        writer.finish("interrupted")
-        raise
+        raise RunInterrupted(writer.finish("interrupted"), "") from None
+    except IRLabError as exc:
+        if isinstance(exc, StageFailedError):
+            raise
+        run = writer.finish("compile-error", str(exc).splitlines()[0])
+        if check:
+            exc.run = run  # type: ignore[attr-defined]
+            raise
+        return run
+    finally:
+        writer.release()
+
+
+def _stopped(writer: RunWriter, result: ToolResult, check: bool) -> Run:
+    """Record a stage whose tool was stopped (timed out, interrupted): its exit code, how
+    it ended and its log, then finish the Run; raise with the Run as `check` and the kind
+    of stop say (Ctrl-C always raises RunInterrupted)."""
+    stage = Path(result.log).stem.split("-", 1)[-1]
+    writer.add_stage(stage_record(writer, stage, result, None, status=result.status))
+    seconds = f"{result.seconds:.1f} s"
+    if result.status == "interrupted":
+        run = writer.finish("interrupted", f"stage {stage} interrupted after {seconds}")
+        raise RunInterrupted(run, stage)
+    run = writer.finish("compile-error", f"stage {stage} timed out after {seconds}")
+    if check:
+        raise StageFailedError(result, stage, run)
+    return run
 
 
 def _resolve(kernel: Any) -> Any:

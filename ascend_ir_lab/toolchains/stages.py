@@ -5,12 +5,13 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.toolchains import timing
-from ascend_ir_lab.toolchains.process import ToolResult
+from ascend_ir_lab.toolchains.process import ToolInterrupted, ToolResult
 from ascend_ir_lab.toolchains.run import RunWriter
 
 
@@ -37,6 +38,7 @@ def ttir_command(
     consts: Mapping[str, Any],
     target: str,
     options: Mapping[str, Any],
+    attrs: Mapping[str, Any] | None = None,
 ) -> list[str]:
     """The stand-alone command that redoes the ttir stage (what the Run records)."""
     if spec is not None:
@@ -52,8 +54,10 @@ def ttir_command(
         "--signature",
         ",".join(f"{k}={v}" for k, v in sig.items()),
     ]
-    command += [f"--constexpr={k}={json.dumps(v)}" for k, v in consts.items()]
-    command += [f"--option={k}={json.dumps(v)}" for k, v in options.items()]
+    command += [f"--constexpr={k}={json.dumps(v, default=str)}" for k, v in consts.items()]
+    command += [f"--option={k}={json.dumps(v, default=str)}" for k, v in options.items()]
+    if attrs is not None:
+        command += ["--attrs", json.dumps(attrs)]
     return [*command, "--target", target, "--out", str(writer.path.resolve() / "artifacts")]
 
 
@@ -65,15 +69,23 @@ def add_ttir_stage(
     consts: Mapping[str, Any],
     target: str,
     options: Mapping[str, Any],
+    attrs: Mapping[str, Any] | None = None,
 ) -> Path | None:
     """Run stage 1 into the Run; returns the .ttir artifact, or None if there is none."""
     from ascend_ir_lab.toolchains.ttir_stage import run_ttir_stage
 
     log = writer.log_path("ttir")
     out = writer.path / "artifacts"
-    result = run_ttir_stage(fn, sig, consts, target=target, options=options, log=log, out_dir=out)
     kernel_name = writer.manifest["kernel"]["name"]
-    command = ttir_command(spec, writer, kernel_name, sig, consts, target, options)
+    command = ttir_command(spec, writer, kernel_name, sig, consts, target, options, attrs)
+    start = time.perf_counter()
+    try:
+        result = run_ttir_stage(
+            fn, sig, consts, target=target, options=options, log=log, out_dir=out, attrs=attrs
+        )
+    except KeyboardInterrupt:
+        seconds = time.perf_counter() - start
+        raise ToolInterrupted(ToolResult(command, -2, seconds, log, "interrupted")) from None
     ok = result.ttir is not None
     tool = ToolResult(command, 0 if ok else 1, result.seconds, log)
     record = stage_record(writer, "ttir", tool, result.ttir, timings=ttir_timings(log))

@@ -84,7 +84,7 @@ def test_note_in_a_saved_notebook_reaches_the_report(
     rc = main(["report", str(dot_run.path), "--notebook", str(nb_path), "-o", str(tmp_path / "r")])
     assert rc == 0 and "1 note from" in capsys.readouterr().out
     md = (tmp_path / "r.md").read_text()
-    assert f"- pass #{dump} {name}, line {line}: {NOTE}" in md
+    assert f"- pass #{dump} {name}, line {line}: dot &lt;here&gt; &amp; why" in md  # escaped
     stored = json.loads(zipfile.ZipFile(tmp_path / "r.zip").read("notes.json"))
     assert stored["notes"][0]["ir_line"] == line
     # a notebook without this Run's timeline says so

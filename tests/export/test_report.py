@@ -15,6 +15,7 @@ from ascend_ir_lab.export.files import payload_of, save_html
 from ascend_ir_lab.export.packing import unpack_payload
 from ascend_ir_lab.export.report import make_report
 from ascend_ir_lab.export.report_md import branch_style
+from ascend_ir_lab.safe_text import markdown_text
 
 HOST = {"versions": {"cann": None}, "npu_model": None}
 
@@ -77,7 +78,8 @@ def test_bundle_holds_what_the_guide_asks_for(
     for part in ("## Environment", "| branch_style | release/3.2.2 (.ttadapter) |", "## Minimal reproducer",
                  "--pass-pipeline=builtin.module(func.func(hivm-graph-sync-solver))",
                  "## Does barrier-all change the outcome?", "| hivm.hir.set_flag |",
-                 f"pass #5 {label}, line 4: set_flag <b>moves</b>", "gitcode.com/Ascend/AscendNPU-IR"):  # fmt: skip
+                 f"pass #5 {markdown_text(label)}, line 4: set_flag &lt;b&gt;moves&lt;/b&gt;",
+                 "gitcode.com/Ascend/AscendNPU-IR"):  # fmt: skip
         assert part in md, part
     page = zf.read("timeline.html").decode()
     assert '"packed":"gzip+base64"' in page and "set_flag \\u003cb\\u003emoves" in page

@@ -1,5 +1,5 @@
 """Bidirectional overrides and invisible characters in a payload from someone else are drawn
-as visible codes (`⟨U+202E⟩`), never obeyed: in the title, pass names, IR, messages, notes."""
+as visible codes (`<U+202E>`), never obeyed: in the title, pass names, IR, messages, notes."""
 
 from __future__ import annotations
 
@@ -34,16 +34,16 @@ def test_reordering_and_invisible_characters_are_shown(browser: Any, tmp_path: P
     path = tmp_path / "bidi.html"
     path.write_text(render_html(payload(), title="bidi"), encoding="utf-8")
     page, fetched = open_offline(browser, path)
-    assert page.inner_text(".air-title") == "kernel⟨U+202E⟩gnp.exe"
-    assert page.inner_text(".air-passname") == "safe⟨U+202E⟩lave"
-    assert page.inner_text(".air-passfull") == "(pass⟨U+2066⟩x)"
-    assert page.inner_text(".air-pl-name") == "safe⟨U+202E⟩lave"
-    assert page.inner_text(".air-msg") == "bad⟨U+202E⟩txt"
+    assert page.inner_text(".air-title") == "kernel<U+202E>gnp.exe"
+    assert page.inner_text(".air-passname") == "safe<U+202E>lave"
+    assert page.inner_text(".air-passfull") == "(pass<U+2066>x)"
+    assert page.inner_text(".air-pl-name") == "safe<U+202E>lave"
+    assert page.inner_text(".air-msg") == "bad<U+202E>txt"
     ir = page.locator(".air-ir .air-row .air-code").all_inner_texts()
-    assert ir[1] == "  %0 = arith.constant ⟨U+202E⟩1 : i32 // evil⟨U+200B⟩"
+    assert ir[1] == "  %0 = arith.constant <U+202E>1 : i32 // evil<U+200B>"
     assert page.locator(".air-ir .air-ctl").count() == 2
-    assert page.inner_text(".air-src-line .air-code") == "x = 1  # ⟨U+202E⟩comment"
-    assert page.inner_text(".air-note-text") == "see⟨U+202E⟩this"
+    assert page.inner_text(".air-src-line .air-code") == "x = 1  # <U+202E>comment"
+    assert page.inner_text(".air-note-text") == "see<U+202E>this"
     # the page itself holds no raw override character in what it draws
     assert RLO not in page.inner_text(".air-root")
     assert fetched == []

@@ -344,10 +344,16 @@ class Viewer {
       h('span', { cls: 'air-change' }, d.changed ? change : 'unchanged'),
       h('span', { cls: 'air-lines' }, `${p.snapshots[this.model.shown(i).snap].length} lines${d.truncated ? ' (truncated)' : ''}`),
       d.ms === null ? null : h('span', { cls: 'air-ms', title: 'time the tool reported for this pass' }, this.msText(d.stage, d.ms)));
-    for (const m of this.model.messagesOf(i)) {
-      const msg = h('div', { cls: `air-msg air-msg-${m.level}` });
-      appendVisible(msg, m.text);
-      this.info.appendChild(msg);
+    const msgs = this.model.messagesOf(i);
+    if (msgs.length) {
+      // a box of its own, a few lines high: a stage's many warnings never squeeze the IR
+      const box = h('div', { cls: 'air-msgs', role: 'log', aria: { label: `${msgs.length} compiler messages` } });
+      for (const m of msgs) {
+        const msg = h('div', { cls: `air-msg air-msg-${m.level}` });
+        appendVisible(msg, m.text);
+        box.appendChild(msg);
+      }
+      this.info.appendChild(box);
     }
   }
 

@@ -45,6 +45,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="OUT",
         help="the zip to write (.zip added); OUT.md beside it",
     )
+    p.add_argument("--notebook", metavar="NB.ipynb",
+                   help="take the notes from this saved notebook's timeline of the Run "
+                   "(notes made in JupyterLab, kernel or not) instead of the Run's notes.json")  # fmt: skip
     p.set_defaults(handler=cmd_report)
 
 
@@ -59,8 +62,17 @@ def cmd_html(args: Any) -> int:
 def cmd_report(args: Any) -> int:
     from ascend_ir_lab.export.report import make_report
 
+    notes = None
+    if args.notebook:
+        notes = _notebook_notes(args.notebook, args.run)
+        print(f"{len(notes)} note{'' if len(notes) == 1 else 's'} from {args.notebook}")
     report = make_report(
-        args.run, which=args.which, against=args.against, out=args.out, again=args.noise
+        args.run,
+        which=args.which,
+        against=args.against,
+        out=args.out,
+        again=args.noise,
+        notes=notes,
     )
     print(f"{report.zip_path} ({report.zip_path.stat().st_size / 1e6:.2f} MB)")
     print(f"{report.markdown_path} (paste into the issue)")
@@ -70,3 +82,14 @@ def cmd_report(args: Any) -> int:
     if report.facts.get("barrier_all"):
         print(report.facts["barrier_all"]["outcome"])
     return 0
+
+
+def _notebook_notes(notebook: str, run_path: str) -> list[dict[str, Any]]:
+    """Notes of the Run's timeline in a saved notebook (titled `name (target)` or `name`)."""
+    from ascend_ir_lab.export.notes import notebook_notes
+    from ascend_ir_lab.toolchains.run import Run
+
+    manifest = Run(run_path).manifest
+    name = str(manifest.get("name") or "")
+    target = manifest.get("target")
+    return notebook_notes(notebook, [name, f"{name} ({target})" if target else name])

@@ -9,6 +9,7 @@ import json
 from importlib import resources
 from typing import Any
 
+from ascend_ir_lab.export.notes import note_where
 from ascend_ir_lab.export.packing import auto_pack, is_packed, unpack_payload
 from ascend_ir_lab.safe_text import visible
 
@@ -112,6 +113,12 @@ def _pass_rows(payload: dict[str, Any]) -> list[str]:
     return rows
 
 
+# The notes part of the static fallback sits between these markers, so that the JupyterLab
+# extension can redraw it when notes change and the notebook is saved with no kernel.
+NOTES_START = "<!--air-notes-->"
+NOTES_END = "<!--/air-notes-->"
+
+
 def static_html(payload: dict[str, Any]) -> str:
     """Static fallback for nbviewer, GitHub and nbconvert: pass list, final IR, notes; all escaped."""
     if is_packed(payload):
@@ -119,9 +126,7 @@ def static_html(payload: dict[str, Any]) -> str:
     title = _text(str(payload.get("title", "IR timeline")))
     label, final_ir = _final_ir(payload)
     notes = "".join(
-        f"<li>pass #{_text(str(n.get('dump')))}"
-        f"{'' if n.get('line') is None else ', line ' + _text(str(int(n['line']) + 1))}: "
-        f"{_text(str(n.get('text', '')))}</li>"
+        f"<li>pass {_text(note_where(n))}: {_text(str(n.get('text', '')))}</li>"
         for n in payload.get("notes") or []
     )
     passes = "".join(_pass_rows(payload))
@@ -133,7 +138,9 @@ def static_html(payload: dict[str, Any]) -> str:
         f"<details><summary>Passes ({n})</summary><table>"
         "<tr><th>#</th><th>stage</th><th>pass</th><th>phase</th><th>scope</th><th></th></tr>"
         f"{passes}</table></details>"
+        + NOTES_START
         + (f"<details><summary>Notes</summary><ul>{notes}</ul></details>" if notes else "")
+        + NOTES_END
         + f"<details><summary>Final IR: {_text(label)}</summary>"
         f"<pre>{_text(final_ir)}</pre></details></div>"
     )

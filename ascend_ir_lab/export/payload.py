@@ -7,6 +7,7 @@ from typing import Any
 
 from ascend_ir_lab.analysis.locations import source_map
 from ascend_ir_lab.dumps import Timeline
+from ascend_ir_lab.export.notes import clean_notes
 from ascend_ir_lab.export.packing import is_packed, unpack_payload
 
 MIME_TYPE = "application/vnd.ascend-ir-lab.timeline+json"
@@ -37,10 +38,13 @@ def build_payload(
 ) -> dict[str, Any]:
     """The payload of a Timeline: interned lines, snapshots stored once, dumps, messages, notes.
 
-    `source` is `{"file", "text", "first_line"}` of the kernel; when it is given (or the Run
-    has one) each snapshot gets its IR-line → Python-line map. With `sync_check`, the sync
-    checker's findings on the Dumps after the sync pass and on the final IR go under
-    `sync_check` (`{"dumps": {"<index>": [finding...]}}`, lines 1-based).
+    `source` is `{"file", "text", "first_line"}` of the kernel: `text` the whole file (or
+    notebook cell), numbered from its line 1 as IR locations number it, and `first_line` the
+    1-based line of the kernel's `def` in it. When it is given (or the Run has one) each
+    snapshot gets its IR-line → Python-line map. Notes are taken in the one convention of
+    export.notes; those naming a pass the Timeline lacks are dropped with a warning. With
+    `sync_check`, the sync checker's findings on the Dumps after the sync pass and on the
+    final IR go under `sync_check` (`{"dumps": {"<index>": [finding...]}}`, lines 1-based).
     """
     tl = timeline
     run = tl.run or {}
@@ -53,6 +57,7 @@ def build_payload(
     srcmap: list[list[list[int]]] = []
     dumps = []
     src_file = source.get("file") if source else None
+    kept_notes, dropped = clean_notes(notes, [d.label for d in tl.dumps])
     for d in tl.dumps:
         sid = tl.snapshot(d)
         if sid not in snap_of:
@@ -85,8 +90,8 @@ def build_payload(
         ],
         "source": source or None,
         "srcmap": srcmap,
-        "notes": [dict(n) for n in notes],
-        "warnings": list(tl.warnings),
+        "notes": kept_notes,
+        "warnings": [*tl.warnings, *dropped],
         "sync_check": _sync_check(tl) if sync_check else {"dumps": {}},
     }
 

@@ -25,6 +25,7 @@ from ascend_ir_lab.errors import IRLabError
 from ascend_ir_lab.export.barrier import compare_barrier_all, recorded_verdict
 from ascend_ir_lab.export.files import payload_of
 from ascend_ir_lab.export.html import render_html
+from ascend_ir_lab.export.notes import notes_document
 from ascend_ir_lab.export.report_md import branch_style, kernel_reproducer, summary_markdown
 from ascend_ir_lab.runs import Run, inside, is_cache_entry, regular_file, safe_arcname
 from ascend_ir_lab.runs.paths import files_inside
@@ -238,7 +239,7 @@ def _write_zip(
         if cache is not None:
             files += _add_tree(zf, cache, "cache", run.path)
         put("run/run.json", json.dumps(run.manifest, indent=2, ensure_ascii=False) + "\n")
-        put("notes.json", json.dumps(payload["notes"], indent=2, ensure_ascii=False) + "\n")
+        put("notes.json", notes_document(payload["notes"], str(payload["title"])))
         put(
             "environment.json",
             json.dumps(facts["environment"], indent=2, ensure_ascii=False) + "\n",

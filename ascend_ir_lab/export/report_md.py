@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from ascend_ir_lab.export.notes import note_where
 from ascend_ir_lab.export.report_sync import sync_markdown
 from ascend_ir_lab.runs import inside, regular_file
 from ascend_ir_lab.safe_text import for_terminal, markdown_code, markdown_fenced, markdown_text
@@ -155,8 +156,9 @@ def summary_markdown(facts: dict[str, Any], kernel: str) -> str:
     out += sync_markdown(facts.get("sync"))
     notes = facts.get("notes") or []
     out += ["## Notes", ""]
-    out += [f"- pass #{n['dump']}" + ("" if n.get("line") is None else f", line {n['line'] + 1}")
-            + f": {markdown_text(n['text'])}" for n in notes] or ["(none)"]  # fmt: skip
+    out += [
+        f"- pass {markdown_text(note_where(n))}: {markdown_text(n['text'])}" for n in notes
+    ] or ["(none)"]
     cache = facts.get("cache_folder")
     out += ["", "## Attached", "",
             "- `logs/`: the full compiler logs (every IR of every pass)",

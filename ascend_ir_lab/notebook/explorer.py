@@ -130,13 +130,16 @@ class RunView:
 
     # -- sharing ---------------------------------------------------------------------------
     def notes(self) -> list[dict[str, Any]]:
-        """Notes made in the explorer (live widget) or saved with the Run."""
-        if self._widget is not None and self._widget.notes:
-            return list(self._widget.notes)
+        """Notes made in the explorer (live widget) or saved with the Run (1-based `ir_line`)."""
         from ascend_ir_lab.export.files import notes_or_warning
+        from ascend_ir_lab.export.notes import clean_notes
 
-        # a broken notes.json gives no notes (the page and report say why), never an error
-        return notes_or_warning(self.run.path)[0] if self.run is not None else []
+        if self._widget is not None and self._widget.notes:
+            raw = list(self._widget.notes)
+        else:
+            # a broken notes.json gives no notes (the page and report say why), never an error
+            raw = notes_or_warning(self.run.path)[0] if self.run is not None else []
+        return clean_notes(raw, [d.label for d in self.timeline.dumps])[0]
 
     def save_html(self, path: str | Path, *, title: str | None = None) -> Path:
         """One self-contained offline page of this Run, notes included; returns its path."""
@@ -218,10 +221,10 @@ class RunView:
 
     # -- display ---------------------------------------------------------------------------
     def payload(self) -> dict[str, Any]:
-        """The timeline payload the viewer reads (with the kernel source of a Run)."""
-        from ascend_ir_lab.export import build_payload
+        """The timeline payload the viewer reads (with the kernel source and notes of a Run)."""
+        from ascend_ir_lab.export.files import payload_of
 
-        return build_payload(self.timeline, title=self.title())
+        return payload_of(self.run if self.run is not None else self.timeline, title=self.title())
 
     def widget(self) -> Any:
         """The explorer widget (made once, so notes made in it stay with this view)."""
@@ -229,7 +232,21 @@ class RunView:
             from ascend_ir_lab.notebook.widget import TimelineWidget
 
             self._widget = TimelineWidget(self.payload())
+            if self.run is not None:
+                self._widget.observe(self._keep_notes, names="notes")
         return self._widget
+
+    def _keep_notes(self, change: dict[str, Any]) -> None:
+        """Notes made in the page go to the Run folder's notes.json, where reports find them."""
+        from ascend_ir_lab.export.notes import write_notes
+
+        if self.run is not None:
+            try:
+                write_notes(self.run.path, self.notes(), self.title())
+            except OSError as exc:  # a read-only Run from someone else: the notes stay in the page
+                import warnings
+
+                warnings.warn(f"notes not saved into {self.run.path}: {exc}", stacklevel=2)
 
     def title(self) -> str:
         """'vadd (Ascend910B3)' for a Run, the Timeline's title otherwise."""

@@ -11,7 +11,38 @@ import type { ReadonlyPartialJSONObject } from '@lumino/coreutils';
 import { Widget } from '@lumino/widgets';
 import { LiveModel, whenModel } from './live';
 import { mountAny, ViewerHandle } from './viewer/app';
+import { h } from './viewer/dom';
+import { noteWhere } from './viewer/notes';
 import { isPacked, MIME_TYPE, Note } from './viewer/payload';
+import { shownText } from './viewer/text';
+
+// ascend_ir_lab.export.html.static_html keeps its notes between these markers.
+const NOTES_START = '<!--air-notes-->';
+const NOTES_END = '<!--/air-notes-->';
+
+/** The notes part of the static fallback (nbviewer, GitHub), built from text nodes. */
+function notesFallback(notes: Note[]): string {
+  if (notes.length === 0) {
+    return '';
+  }
+  const items = notes.map(n => h('li', null, shownText(`pass ${noteWhere(n)}: ${n.text}`)));
+  return h('details', null, h('summary', null, 'Notes'), h('ul', null, ...items)).outerHTML;
+}
+
+/** The static fallback with its notes redrawn; other HTML (or one without markers) as it is. */
+export function withNotes(raw: unknown, notes: Note[]): unknown {
+  // nbformat may hold the HTML as a list of lines
+  const html = Array.isArray(raw) && raw.every(x => typeof x === 'string') ? raw.join('') : raw;
+  if (typeof html !== 'string') {
+    return raw;
+  }
+  const start = html.indexOf(NOTES_START);
+  const end = html.indexOf(NOTES_END, start + NOTES_START.length);
+  if (start < 0 || end < 0) {
+    return raw;
+  }
+  return html.slice(0, start + NOTES_START.length) + notesFallback(notes) + html.slice(end);
+}
 
 type Obj = Record<string, unknown>;
 
@@ -102,7 +133,10 @@ class TimelineRenderer extends Widget implements IRenderMime.IRenderer {
     if (!model || typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       return;
     }
-    const data = { ...model.data, [this.mimeType]: { ...(raw as Obj), notes } };
+    const data: Obj = { ...model.data, [this.mimeType]: { ...(raw as Obj), notes } };
+    if (data['text/html'] !== undefined) {
+      data['text/html'] = withNotes(data['text/html'], notes as Note[]);
+    }
     try {
       model.setData({ data: data as ReadonlyPartialJSONObject, metadata: model.metadata });
     } catch (e) {

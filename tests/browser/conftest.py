@@ -19,6 +19,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 DATA = Path(__file__).resolve().parents[1] / "data" / "ascend"
+KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -81,3 +82,25 @@ def open_offline(
     page.goto(path.as_uri())
     page.wait_for_selector(selector)
     return page, fetched
+
+
+@pytest.fixture(scope="session")
+def dot_run(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The Run of tests/kernels/dot_at_40.py (a kernel at line 40 of its file), compiled with
+    line info by the real tools."""
+    import importlib.util
+
+    from ascend_ir_lab.toolchains.tools import triton_ascend_available
+
+    if not triton_ascend_available():
+        pytest.skip("triton-ascend is not importable: pip install -e '.[ascend]'")
+    from ascend_ir_lab.toolchains.ascend import compile_kernel
+
+    spec = importlib.util.spec_from_file_location("_dot_at_40_run", KERNELS / "dot_at_40.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    info = module.COMPILE
+    out = tmp_path_factory.mktemp("dot40") / "run"
+    return compile_kernel(f"{KERNELS / 'dot_at_40.py'}::{info['kernel']}", signature=info["signature"],
+                          constexprs=info["constexprs"], out=out, line_info=True, check=False)  # fmt: skip

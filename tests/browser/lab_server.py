@@ -69,4 +69,8 @@ def jupyterlab(
             yield base, token
         finally:
             proc.terminate()
-            proc.wait(timeout=30)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # a busy machine: shutdown hooks still running
+                proc.kill()
+                proc.wait(timeout=30)

@@ -27,7 +27,7 @@ CELLS = [
     "%load_ext ascend_ir_lab",
     f"%ir_load {LOG}",
     "view = _",
-    'import json\nprint("NOTES", json.dumps([[n["dump"], n["line"], n["text"]] for n in view.notes()]))',
+    'import json\nprint("NOTES", json.dumps([[n["dump"], n["ir_line"], n["text"]] for n in view.notes()]))',
 ]
 
 
@@ -116,7 +116,7 @@ def test_live_widget_steps_and_notes_reach_the_kernel(browser: Any, lab: tuple[s
     out.locator(".air-note-input").fill(NOTE)
     out.locator("button:has-text('Save note')").click()
     assert out.locator(".air-note-text").inner_text() == NOTE
-    line = int(added.first.locator(".air-gut").inner_text()) - 1
+    line = int(added.first.locator(".air-gut").inner_text())  # 1-based, as the gutter says
     cells.nth(3).locator(".jp-InputArea-editor").click()
     page.keyboard.press("Control+Enter")
     printed.filter(has_text=NOTE).wait_for(timeout=LONG)

@@ -60,5 +60,6 @@ def test_note_made_without_a_kernel_is_saved_in_the_notebook(
         time.sleep(0.25)
     assert is_packed(data)
     note = unpack_payload(data)["notes"][0]
-    assert (note["dump"], note["line"], note["text"]) == (1, 2, "kept <b>after save</b>")
+    # the third line, as its gutter numbers it (1-based)
+    assert (note["dump"], note["ir_line"], note["text"]) == (1, 3, "kept <b>after save</b>")
     page.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -78,13 +79,18 @@ def test_search_hits_and_jump_to_appearance(browser: Any, vadd_page: Path) -> No
 def test_notes_on_a_line(browser: Any, vadd_page: Path) -> None:
     page, _ = open_offline(browser, vadd_page)
     page.locator(".air-ir .air-row .air-gut").nth(2).click()
-    assert page.inner_text(".air-note-form .air-note-where") == "Note on line 3 of pass #0"
+    pass0 = "#0 discrete-mask-access-conversion"
+    assert page.inner_text(".air-note-form .air-note-where") == f"Note on {pass0}, line 3"
     page.fill(".air-note-input", "look <b>here</b>")
     page.click("text=Save note")
     assert page.inner_text(".air-note-text") == "look <b>here</b>"
-    assert page.inner_text(".air-note .air-note-where") == "line 3"
+    assert page.inner_text(".air-note .air-note-where") == f"{pass0}, line 3"  # pass and line
     assert page.locator(".air-ir .air-row.air-noted").count() == 1
     with page.expect_download() as dl:
         page.click("text=Export notes")
-    assert "look <b>here</b>" in Path(dl.value.path()).read_text(encoding="utf-8")
+    exported = json.loads(Path(dl.value.path()).read_text(encoding="utf-8"))
+    assert exported["format"] == "ascend-ir-lab/notes@2"
+    assert [(n["dump"], n["pass"], n["ir_line"], n["text"]) for n in exported["notes"]] == [
+        (0, "discrete-mask-access-conversion", 3, "look <b>here</b>")
+    ]  # 1-based, the number the gutter showed
     page.close()

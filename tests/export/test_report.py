@@ -15,6 +15,7 @@ from ascend_ir_lab.export.files import payload_of, save_html
 from ascend_ir_lab.export.packing import unpack_payload
 from ascend_ir_lab.export.report import make_report
 from ascend_ir_lab.export.report_md import branch_style
+from ascend_ir_lab.safe_text import markdown_text
 
 HOST = {"versions": {"cann": None}, "npu_model": None}
 
@@ -69,10 +70,16 @@ def test_bundle_holds_what_the_guide_asks_for(
     )
     md = report.markdown
     assert md == zf.read("README.md").decode() == report.markdown_path.read_text()
+    # the note of notes.json's earlier 0-based form (line 3) is line 4, 1-based, with its pass
+    label = fine.timeline.dumps[5].label
+    notes = json.loads(zf.read("notes.json"))
+    assert notes["format"] == "ascend-ir-lab/notes@2"
+    assert [(n["dump"], n["pass"], n["ir_line"]) for n in notes["notes"]] == [(5, label, 4)]
     for part in ("## Environment", "| branch_style | release/3.2.2 (.ttadapter) |", "## Minimal reproducer",
                  "--pass-pipeline=builtin.module(func.func(hivm-graph-sync-solver))",
                  "## Does barrier-all change the outcome?", "| hivm.hir.set_flag |",
-                 "pass #5, line 4: set_flag &lt;b&gt;moves&lt;/b&gt;", "gitcode.com/Ascend/AscendNPU-IR"):  # fmt: skip
+                 f"pass #5 {markdown_text(label)}, line 4: set_flag &lt;b&gt;moves&lt;/b&gt;",
+                 "gitcode.com/Ascend/AscendNPU-IR"):  # fmt: skip
         assert part in md, part
     page = zf.read("timeline.html").decode()
     assert '"packed":"gzip+base64"' in page and "set_flag \\u003cb\\u003emoves" in page

@@ -5,9 +5,14 @@ import { h } from './dom';
 export const KEYS: Array<[string, string]> = [
   ['n / p', 'next / previous changed pass'],
   ['j / k', 'next / previous pass'],
-  ['/', 'search'],
+  ['/', 'search; Enter in the box steps to the next hit, Shift+Enter back'],
+  ['g', 'go to a pass by name or #index'],
+  ['l', 'show / hide the pass list'],
   ['d', 'toggle view: IR → unified diff → side by side'],
-  ['s', 'toggle the sync lens'],
+  ['] / [', 'next / previous change in the view'],
+  ['s', 'toggle the sync lens (keeps the place)'],
+  ['f / F', 'next / previous sync op (set_flag, wait_flag, pipe_barrier...)'],
+  ['e / E', 'next / previous sync-checker finding'],
   ['?', 'show / hide this help'],
   ['Esc', 'close help, leave the search box']
 ];

@@ -2,6 +2,7 @@
 // rules the Pygments lexer uses. Tokens become spans with text nodes only.
 
 import grammar from '../../../ascend_ir_lab/static/mlir-grammar.json';
+import { appendVisible, INVISIBLE } from './text';
 
 export interface GrammarRule {
   name: string;
@@ -49,6 +50,11 @@ export function tokenize(line: string): Token[] {
  * A marked range is one `air-wd` span around its tokens, however many tokens it covers.
  */
 export function renderHighlighted(parent: HTMLElement, line: string, marks?: Array<[number, number]>): void {
+  if (INVISIBLE.test(line)) {
+    // untrusted text with reordering or hidden characters: drawn plainly, each one labelled
+    appendVisible(parent, line);
+    return;
+  }
   if (!marks || marks.length === 0) {
     for (const [cls, text] of tokenize(line)) {
       appendToken(parent, cls, text);

@@ -5,7 +5,9 @@ import { h } from './dom';
 import { renderHighlighted } from './highlight';
 import { ArrayRows, Cell, marksOf, RowSet } from './rows';
 import { Matcher } from './search';
+import { SyncFinding } from './payload';
 import { SyncMark } from './sync';
+import { shownText } from './text';
 import { VirtualList } from './vlist';
 
 export interface Decorations {
@@ -16,20 +18,80 @@ export interface Decorations {
   srcLines: Set<number> | null;
   /** Original line indices of the current snapshot that carry a note. */
   noted: Map<number, string>;
+  /** Sync-checker findings of the shown dump, by original line index (sync lens on). */
+  findings: Map<number, SyncFinding[]> | null;
 }
 
 export interface PaneEvents {
   onLineNote(line: number): void;
   onJumpRow(row: number): void;
+  /** The line as the IR has it (locations included), for a row's tooltip; null: none needed. */
+  fullText(c: Cell, current: boolean): string | null;
 }
+
+/** Width in px of the gutter (and the sign column in the unified view) before the code. */
+const GUTTER_PX = 54;
+const SIGN_PX = 12;
 
 export class IRPane {
   readonly list = new VirtualList('air-ir');
+  /** The one horizontal scrollbar: both sides of a diff follow it (CSS --air-hx). */
+  readonly hscroll: HTMLDivElement;
+  private readonly hinner: HTMLDivElement;
+  /** Labels over the two sides of a diff: which pass, which scope. */
+  readonly labels: HTMLDivElement;
   private rows: RowSet = new ArrayRows([]);
   private split = false;
-  private deco: Decorations = { matcher: null, sync: null, srcLines: null, noted: new Map() };
+  private hit = -1;
+  private deco: Decorations = { matcher: null, sync: null, srcLines: null, noted: new Map(), findings: null };
 
-  constructor(private readonly events: PaneEvents) {}
+  constructor(private readonly events: PaneEvents) {
+    this.hinner = h('div', { cls: 'air-hinner' });
+    this.hscroll = h('div', { cls: 'air-hscroll', aria: { label: 'scroll the IR sideways' } }, this.hinner);
+    this.hscroll.addEventListener('scroll', () => this.list.node.style.setProperty('--air-hx', `${this.hscroll.scrollLeft}px`));
+    this.list.node.addEventListener('wheel', ev => {
+      const dx = ev.deltaX !== 0 ? ev.deltaX : ev.shiftKey ? ev.deltaY : 0;
+      if (dx !== 0) {
+        ev.preventDefault();
+        this.hscroll.scrollLeft += dx;
+      }
+    }, { passive: false });
+    this.labels = h('div', { cls: 'air-difflabels' });
+  }
+
+  /** Set the labels of the two sides (null: the IR view, no labels). */
+  setLabels(left: string | null, right: string | null, split: boolean): void {
+    this.labels.textContent = '';
+    if (left === null && right === null) {
+      this.labels.classList.add('air-hidden');
+      return;
+    }
+    this.labels.classList.remove('air-hidden');
+    this.labels.classList.toggle('air-split', split);
+    this.labels.append(
+      h('span', { cls: 'air-label-left', title: left ?? '' }, `− ${left ?? 'nothing before'}`),
+      h('span', { cls: 'air-label-right', title: right ?? '' }, `+ ${right ?? ''}`));
+  }
+
+  /** The scroll range of the longest line; drawn rows are moved by CSS, never re-rendered. */
+  private sizeScroll(rows: RowSet, split: boolean): void {
+    const longest = rows.longest();
+    this.hinner.style.width = split ? `calc(50% + ${longest}ch + ${GUTTER_PX}px)` : `calc(${longest}ch + ${GUTTER_PX + SIGN_PX}px)`;
+  }
+
+  /** First row of the next (dir 1) or previous (-1) block of changed lines after `from`. */
+  nextChange(from: number, dir: 1 | -1): number {
+    const changed = (i: number): boolean => {
+      const r = this.rows.row(i);
+      return r.gap === null && ((r.right !== null && r.right.kind !== 'ctx') || (r.left !== null && r.left.kind !== 'ctx'));
+    };
+    for (let i = from + dir; i >= 0 && i < this.rows.length; i += dir) {
+      if (changed(i) && (i === 0 || !changed(i - 1))) {
+        return i;
+      }
+    }
+    return -1;
+  }
 
   show(rows: RowSet, split: boolean, deco: Decorations, top: number): void {
     this.rows = rows;
@@ -38,6 +100,7 @@ export class IRPane {
       this.list.node.classList.toggle('air-split', split);
     }
     this.deco = deco;
+    this.sizeScroll(rows, split);
     this.list.set(rows.length, i => this.renderRow(i), i => this.rowKey(i), top);
   }
 
@@ -57,6 +120,37 @@ export class IRPane {
     return -1;
   }
 
+  /** The next row after `from` (dir 1) or before it (dir -1) whose current side passes. */
+  nextRowWhere(from: number, dir: 1 | -1, pred: (c: Cell) => boolean): number {
+    for (let i = from + dir; i >= 0 && i < this.rows.length; i += dir) {
+      const c = this.rows.row(i).right;
+      if (c !== null && pred(c)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Rows before `end` whose current side passes. */
+  countWhere(pred: (c: Cell) => boolean, end = this.rows.length): number {
+    let n = 0;
+    for (let i = 0; i < Math.min(end, this.rows.length); i++) {
+      const c = this.rows.row(i).right;
+      if (c !== null && pred(c)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Mark row `row` as the search hit stepped to (-1: none). */
+  setHit(row: number): void {
+    if (row !== this.hit) {
+      this.hit = row;
+      this.list.refresh();
+    }
+  }
+
   rowCount(): number {
     return this.rows.length;
   }
@@ -70,14 +164,21 @@ export class IRPane {
     if (r.gap !== null) {
       return `g${i}:${r.gap}`;
     }
+    if (i === this.hit) {
+      return `h${i}`; // drawn afresh with its mark; the mark's row is never reused
+    }
     const left = r.left === null ? '' : cellKey(r.left);
     const right = r.right === null ? '' : `${cellKey(r.right)}${this.decoKey(r.right)}`;
     return this.split ? `s${left}|${right}` : r.right === null ? `u${left}` : `u${right}`;
   }
 
   private decoKey(c: Cell): string {
-    const { matcher, sync, srcLines, noted } = this.deco;
+    const { matcher, sync, srcLines, noted, findings } = this.deco;
     let k = '';
+    const found = findings?.get(c.line);
+    if (found) {
+      k += `f${found.map(f => `${f.severity}:${f.message}`).join('|')}`;
+    }
     if (matcher && matcher.test(c.text)) {
       k += 'm';
     }
@@ -90,7 +191,7 @@ export class IRPane {
     }
     const mark = sync?.get(c.no);
     if (mark) {
-      k += `y${mark.kind}:${mark.pair ?? ''}:${mark.partner}`;
+      k += `y${mark.kind}:${mark.pipe}:${mark.pair ?? ''}:${mark.partner}`;
     }
     return k;
   }
@@ -101,10 +202,14 @@ export class IRPane {
       return h('div', { cls: 'air-row air-gap' }, h('span', { cls: 'air-code' }, r.gap));
     }
     if (this.split) {
-      return h('div', { cls: 'air-row air-srow' }, this.half(r.left, false), this.half(r.right, true));
+      return h('div', { cls: i === this.hit ? 'air-row air-srow air-hit-cur' : 'air-row air-srow' }, this.half(r.left, false), this.half(r.right, true));
     }
     const c = (r.right ?? r.left) as Cell;
-    return this.line(c, c === r.right, true);
+    const el = this.line(c, c === r.right, true);
+    if (i === this.hit) {
+      el.classList.add('air-hit-cur');
+    }
+    return el;
   }
 
   private half(c: Cell | null, current: boolean): HTMLElement {
@@ -118,10 +223,14 @@ export class IRPane {
 
   private line(c: Cell, current: boolean, unified: boolean): HTMLElement {
     const sign = c.kind === 'add' ? '+' : c.kind === 'del' ? '−' : ' ';
-    const gutter = h('span', { cls: 'air-gut', title: current ? 'add a note on this line' : '' }, String(c.no + 1));
+    const gutter = h('span', { cls: 'air-gut', title: current ? 'add a note on this line' : '' }, String(c.line + 1));
     const code = h('span', { cls: 'air-code' });
     renderHighlighted(code, c.text, marksOf(c) ?? undefined);
     const el = h('div', { cls: `air-row air-${c.kind}` }, gutter, unified ? h('span', { cls: 'air-sign' }, sign) : null, code);
+    const full = this.events.fullText(c, current);
+    if (full !== null) {
+      code.title = full;
+    }
     if (current) {
       gutter.addEventListener('click', () => this.events.onLineNote(c.line));
       this.decorate(el, c);
@@ -130,9 +239,16 @@ export class IRPane {
   }
 
   private decorate(el: HTMLElement, c: Cell): void {
-    const { matcher, sync, srcLines, noted } = this.deco;
+    const { matcher, sync, srcLines, noted, findings } = this.deco;
     if (matcher && matcher.test(c.text)) {
       el.classList.add('air-match');
+    }
+    const found = findings?.get(c.line);
+    if (found && found.length) {
+      const worst = found.some(f => f.severity === 'definite') ? 'definite' : 'possible';
+      el.classList.add('air-finding', `air-finding-${worst}`);
+      const text = found.map(f => `${f.severity}: ${f.kind ? `${f.kind}: ` : ''}${f.message}`).join('\n');
+      el.insertBefore(h('span', { cls: 'air-finding-mark', title: shownText(text), aria: { label: shownText(text) } }, worst === 'definite' ? '✗' : '?'), el.lastChild);
     }
     if (srcLines && srcLines.has(c.line)) {
       el.classList.add('air-src');
@@ -145,12 +261,20 @@ export class IRPane {
     const mark = sync?.get(c.no);
     if (mark) {
       el.classList.add('air-sync', `air-sync-${mark.kind}`);
-      const label = mark.pair ? `⇄${mark.pair}` : mark.kind === 'set_flag' || mark.kind === 'wait_flag' ? '⚠ unpaired' : mark.kind;
-      const badge = h('span', { cls: 'air-pair', title: mark.pair ? 'jump to the paired flag' : mark.kind }, label);
+      if (mark.pipe) {
+        el.classList.add(`air-pipe-${mark.pipe.toLowerCase()}`);
+      }
+      const flag = mark.kind === 'set_flag' || mark.kind === 'wait_flag';
+      const label = mark.pair ? `${mark.kind === 'wait_flag' ? '→' : '←'}${mark.pair}` : flag ? '!' : '·';
+      const title = mark.pair
+        ? `${mark.kind} #${mark.pair}${mark.pipe ? ` on ${mark.pipe}` : ''}: click to go to its ${mark.kind === 'wait_flag' ? 'set_flag' : 'wait_flag'}`
+        : flag ? `${mark.kind} with no partner in this IR (loop-carried or runtime event ids pair across iterations)` : mark.kind;
+      const badge = h('span', { cls: mark.pair ? 'air-pair' : flag ? 'air-pair air-unpaired' : 'air-pair air-syncop', title, aria: { label: title } }, label);
       if (mark.partner >= 0) {
         badge.addEventListener('click', () => this.events.onJumpRow(Math.max(0, this.rows.rowOfNo(mark.partner))));
       }
-      el.appendChild(badge);
+      // in the gutter's margin, never over the code
+      el.insertBefore(badge, el.lastChild);
     }
   }
 }

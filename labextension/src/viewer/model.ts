@@ -2,7 +2,7 @@
 
 import { diffIds, Edit } from './diff';
 import { LineTable, normalizeSnapshot, NormFlags, SnapView } from './normalize';
-import { Dump, Note, Payload } from './payload';
+import { Dump, Message, Note, Payload } from './payload';
 import { addedMask, ArrayRows, countChanges, diffRows, IrRows, RowSet } from './rows';
 
 /** What a pass changed, computed once per (previous snapshot, snapshot, normalisation). */
@@ -23,7 +23,12 @@ const DIFF_CACHE = 96;
 export type ViewMode = 'ir' | 'unified' | 'split';
 export const VIEW_MODES: ViewMode[] = ['ir', 'unified', 'split'];
 
-const CLEANUP = /^(canonicalize|cse|canonicalizer)$/i;
+/**
+ * Clean-up passes: canonicalize and its dialect variants (canonicalize-ext,
+ * scf-canonicalize-iter-arg), cse, dce. Pipelines run them between the passes that matter and
+ * once per function, so consecutive ones collapse into one entry when asked.
+ */
+const CLEANUP = /^(?:[\w.]+-)?(?:canonicaliz(?:e|er)(?:-[\w-]+)?|cse|symbol-dce|dce)$/i;
 
 export function isCleanup(d: Dump): boolean {
   return CLEANUP.test(d.arg) || CLEANUP.test(d.pass);
@@ -32,6 +37,28 @@ export function isCleanup(d: Dump): boolean {
 export function passLabel(d: Dump): string {
   return d.arg || d.pass;
 }
+
+/**
+ * Fuzzy match as Compiler Explorer's pass filter: every character of the query, in order, case
+ * ignored (`hvsync` finds `hivm-graph-sync-solver`); words separated by spaces each match.
+ */
+export function fuzzyMatch(query: string, text: string): boolean {
+  const t = text.toLowerCase();
+  return query.toLowerCase().split(/\s+/).filter(w => w !== '').every(w => {
+    let at = 0;
+    for (const ch of w) {
+      at = t.indexOf(ch, at);
+      if (at < 0) {
+        return false;
+      }
+      at++;
+    }
+    return true;
+  });
+}
+
+/** A shown entry of the pass list and strip: one dump, or a collapsed run of cleanup passes. */
+export type PassEntry = { dump: number } | { run: number[] };
 
 /** A pass time as people read it: `27.4 ms`, `312 ms`, `<0.1 ms`. */
 export function formatMs(ms: number): string {
@@ -46,10 +73,14 @@ export class Model {
   cur = 0;
   view: ViewMode = 'ir';
   norm: NormFlags = { dropLoc: false, canonSsa: false };
+  /** Diff views drop `loc(...)` unless asked (every line ends in one; the change is elsewhere). */
+  diffLocs = false;
   scope = '';
   filter = '';
   hideUnchanged = false;
   collapseCleanup = false;
+  /** First dumps of cleanup runs the user expanded while collapsing is on. */
+  readonly expanded = new Set<number>();
   notes: Note[];
   private orderCache: number[] | null = null;
   private views = new Map<string, SnapView>();
@@ -57,8 +88,16 @@ export class Model {
   /** Per stage: the longest and the summed pass time (stages with no timing are absent). */
   readonly stageMs = new Map<number, { max: number; total: number }>();
 
+  /** First dump of each stage. */
+  private readonly firstOfStage = new Map<number, number>();
+
   constructor(readonly p: Payload) {
     this.table = new LineTable(p.lines);
+    for (const d of p.dumps) {
+      if (!this.firstOfStage.has(d.stage)) {
+        this.firstOfStage.set(d.stage, d.i);
+      }
+    }
     this.notes = p.notes.slice();
     for (const d of p.dumps) {
       if (d.ms !== null) {
@@ -68,6 +107,24 @@ export class Model {
         this.stageMs.set(d.stage, t);
       }
     }
+  }
+
+  /**
+   * The dump a compiler message belongs to: the one it follows in its stage's log, or, for a
+   * message printed before its stage's first pass (or by a stage with no dumps), that first
+   * pass (the last dump of the Run). Never a pass of another stage.
+   */
+  messageDump(m: Message): number {
+    const first = this.firstOfStage.get(m.stage);
+    if (m.after >= 0 && this.p.dumps[m.after].stage === m.stage) {
+      return m.after;
+    }
+    return first ?? this.p.dumps.length - 1;
+  }
+
+  /** Messages that belong to dump i, in log order. */
+  messagesOf(i: number): Message[] {
+    return this.p.messages.filter(m => this.messageDump(m) === i);
   }
 
   scopes(): string[] {
@@ -81,11 +138,11 @@ export class Model {
   /** Dump indices that can be stepped to under the current filters, in timeline order. */
   order(): number[] {
     if (this.orderCache === null) {
-      const f = this.filter.toLowerCase();
+      const f = this.filter.trim();
       this.orderCache = this.p.dumps
         .filter(d => (this.scope === '' || d.scope === this.scope)
           && (!this.hideUnchanged || d.changed || d.phase === 'failed')
-          && (f === '' || d.arg.toLowerCase().includes(f) || d.pass.toLowerCase().includes(f)))
+          && (f === '' || fuzzyMatch(f, d.arg) || fuzzyMatch(f, d.pass)))
         .map(d => d.i);
     }
     return this.orderCache;
@@ -111,11 +168,84 @@ export class Model {
     return null;
   }
 
+  /**
+   * The pass `query` names: `#12` or `12` is dump 12; otherwise the next shown pass after the
+   * current one (wrapping) whose name or argument contains the query, else matches it fuzzily.
+   */
+  findPass(query: string): number | null {
+    const q = query.trim();
+    if (/^#?\d+$/.test(q)) {
+      const i = Number(q.replace('#', ''));
+      return i < this.p.dumps.length ? i : null;
+    }
+    if (q === '') {
+      return null;
+    }
+    const order = this.order();
+    const start = Math.max(0, order.findIndex(i => i > this.cur));
+    const ring = [...order.slice(start), ...order.slice(0, start)];
+    const low = q.toLowerCase();
+    const named = (d: Dump): string => `${d.arg} ${d.pass}`.toLowerCase();
+    const hit = ring.find(i => named(this.p.dumps[i]).includes(low))
+      ?? ring.find(i => fuzzyMatch(q, this.p.dumps[i].arg) || fuzzyMatch(q, this.p.dumps[i].pass));
+    return hit ?? null;
+  }
+
+  /** The shown dumps of one stage, runs of 2+ clean-up passes collapsed when asked. */
+  entries(dumps: number[]): PassEntry[] {
+    const out: PassEntry[] = [];
+    for (let k = 0; k < dumps.length; k++) {
+      let end = k;
+      while (end < dumps.length && isCleanup(this.p.dumps[dumps[end]])) {
+        end++;
+      }
+      if (this.collapseCleanup && end - k >= 2 && !this.expanded.has(dumps[k])) {
+        out.push({ run: dumps.slice(k, end) });
+        k = end - 1;
+      } else {
+        out.push({ dump: dumps[k] });
+      }
+    }
+    return out;
+  }
+
+  /** The shown dumps grouped by stage, in timeline order. */
+  byStage(): Map<number, number[]> {
+    const byStage = new Map<number, number[]>();
+    for (const i of this.order()) {
+      const s = this.p.dumps[i].stage;
+      const list = byStage.get(s);
+      if (list) {
+        list.push(i);
+      } else {
+        byStage.set(s, [i]);
+      }
+    }
+    return byStage;
+  }
+
+  /** Lines the pass added to (+) or removed from (−) the IR, by line count. */
+  deltaLines(i: number): number | null {
+    const [prev, d] = this.changeOf(i);
+    return prev === null ? null : this.p.snapshots[d.snap].length - this.p.snapshots[prev.snap].length;
+  }
+
+  /** The normalisation the current view draws with: diff views hide locations by default. */
+  shownNorm(): NormFlags {
+    return this.view === 'ir' || this.diffLocs || this.norm.dropLoc ? this.norm : { ...this.norm, dropLoc: true };
+  }
+
+  /** True when the current view hides locations the IR has (a row's tooltip then shows them). */
+  locsHidden(): boolean {
+    return this.shownNorm().dropLoc;
+  }
+
   snapView(snap: number): SnapView {
-    const key = `${snap}|${this.norm.dropLoc ? 1 : 0}${this.norm.canonSsa ? 1 : 0}`;
+    const norm = this.shownNorm();
+    const key = `${snap}|${norm.dropLoc ? 1 : 0}${norm.canonSsa ? 1 : 0}`;
     let v = this.views.get(key);
     if (!v) {
-      v = normalizeSnapshot(this.table, this.p.snapshots[snap], this.norm);
+      v = normalizeSnapshot(this.table, this.p.snapshots[snap], norm);
       this.views.set(key, v);
     }
     return v;
@@ -134,10 +264,16 @@ export class Model {
     return [d.prev >= 0 ? this.p.dumps[d.prev] : null, d];
   }
 
+  /** The Dump whose IR the views show for dump `i`: itself, or a Before dump's pass output. */
+  shown(i: number = this.cur): Dump {
+    return this.changeOf(i)[1];
+  }
+
   /** The state before the current dump's pass and the edit script to its output (cached). */
   currentDiff(): DiffEntry {
     const [prevDump, d] = this.changeOf(this.cur);
-    const key = `${prevDump ? prevDump.snap : -1}>${d.snap}|${this.norm.dropLoc ? 1 : 0}${this.norm.canonSsa ? 1 : 0}`;
+    const norm = this.shownNorm();
+    const key = `${prevDump ? prevDump.snap : -1}>${d.snap}|${norm.dropLoc ? 1 : 0}${norm.canonSsa ? 1 : 0}`;
     let entry = this.diffs.get(key);
     if (entry) {
       this.diffs.delete(key); // re-inserted below: Map order is the recency order

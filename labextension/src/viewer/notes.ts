@@ -1,8 +1,22 @@
 // Notes on a pass or on a line of a pass: listed per pass, added in place, exported as JSON.
 
 import { button, clear, h } from './dom';
-import { Model } from './model';
+import { Model, passLabel } from './model';
 import { Note } from './payload';
+import { appendVisible, shownText } from './text';
+
+function visible(el: HTMLElement, text: string): HTMLElement {
+  appendVisible(el, text);
+  return el;
+}
+
+/** notes.json as exported: 1-based `ir_line`, the pass named (ascend_ir_lab.export.notes). */
+export const NOTES_FORMAT = 'ascend-ir-lab/notes@2';
+
+/** Where a note sits, as the list and the report say it: `#12 canonicalize, line 30`. */
+export function noteWhere(n: Pick<Note, 'dump' | 'pass' | 'ir_line'>): string {
+  return `#${n.dump} ${shownText(n.pass)}${n.ir_line === null ? '' : `, line ${n.ir_line}`}`;
+}
 
 export interface NoteEvents {
   onChange(): void;
@@ -39,8 +53,8 @@ export class NotesPanel {
     for (const n of mine) {
       const del = button('×', 'delete this note', () => this.remove(n.id), 'air-note-del');
       this.list.appendChild(h('div', { cls: 'air-note' },
-        h('span', { cls: 'air-note-where' }, n.line === null ? 'pass' : `line ${n.line + 1}`),
-        h('span', { cls: 'air-note-text' }, n.text), del));
+        h('span', { cls: 'air-note-where' }, noteWhere(n)),
+        visible(h('span', { cls: 'air-note-text' }), n.text), del));
     }
     if (others > 0) {
       const next = this.model.notes.find(n => n.dump !== this.model.cur);
@@ -49,7 +63,7 @@ export class NotesPanel {
     }
   }
 
-  /** Show the note editor for the current pass, or for one line of it. */
+  /** Show the note editor for the current pass, or for one (1-based) line of it. */
   openForm(line: number | null): void {
     clear(this.form);
     const text = h('textarea', { cls: 'air-note-input', placeholder: 'note text', aria: { label: 'note text' } });
@@ -60,12 +74,13 @@ export class NotesPanel {
       clear(this.form);
     });
     const cancel = button('Cancel', 'discard', () => clear(this.form));
-    this.form.append(h('div', { cls: 'air-note-where' }, line === null ? `Note on pass #${this.model.cur}` : `Note on line ${line + 1} of pass #${this.model.cur}`), text, save, cancel);
+    this.form.append(h('div', { cls: 'air-note-where' }, `Note on ${noteWhere({ dump: this.model.cur, pass: passLabel(this.model.p.dumps[this.model.cur]), ir_line: line })}`), text, save, cancel);
     text.focus();
   }
 
   private add(line: number | null, text: string): void {
-    const note: Note = { id: newId(), dump: this.model.cur, line, text, created: new Date().toISOString() };
+    const d = this.model.p.dumps[this.model.cur];
+    const note: Note = { id: newId(), dump: d.i, pass: passLabel(d), ir_line: line, text, created: new Date().toISOString() };
     this.model.notes = [...this.model.notes, note];
     this.events.onChange();
   }
@@ -76,7 +91,7 @@ export class NotesPanel {
   }
 
   private exportNotes(): void {
-    const body = JSON.stringify({ format: 'ascend-ir-lab/notes@1', title: this.model.p.title, notes: this.model.notes }, null, 2);
+    const body = JSON.stringify({ format: NOTES_FORMAT, title: this.model.p.title, notes: this.model.notes }, null, 2);
     const url = URL.createObjectURL(new Blob([body], { type: 'application/json' }));
     const a = h('a', null);
     a.href = url;

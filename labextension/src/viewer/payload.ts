@@ -35,18 +35,36 @@ export interface Message {
   text: string;
 }
 
+/**
+ * The kernel's whole file (or notebook cell): `text` is numbered from its line 1, the numbers
+ * its IR locations carry; `first_line` is the 1-based line of the kernel's `def` in it.
+ */
 export interface Source {
   file: string;
   first_line: number;
   text: string;
 }
 
+/**
+ * A note on a pass, or on one line of it: `ir_line` is the 1-based line of the pass's IR as the
+ * gutter and the CLI number it (null: the whole pass); `pass` names the pass for readers.
+ * Notes written before this convention carry `line`, 0-based; they are read as line + 1.
+ */
 export interface Note {
   id: string;
   dump: number;
-  line: number | null;
+  pass: string;
+  ir_line: number | null;
   text: string;
   created: string;
+}
+
+/** One finding of the sync checker on a line of a dump's IR (1-based, as the gutter). */
+export interface SyncFinding {
+  line: number;
+  severity: 'definite' | 'possible';
+  kind: string;
+  message: string;
 }
 
 export interface Payload {
@@ -62,6 +80,8 @@ export interface Payload {
   srcmap: Array<Array<[number, number]>>;
   notes: Note[];
   warnings: string[];
+  /** Sync-checker findings per dump index (payload key `sync_check`), empty when absent. */
+  syncCheck: Map<number, SyncFinding[]>;
 }
 
 export class PayloadError extends Error {}
@@ -210,26 +230,65 @@ function checkSrcmap(raw: unknown, nSnaps: number): Array<Array<[number, number]
   return maps as Array<Array<[number, number]>>;
 }
 
-export function checkNote(raw: unknown, k: number, nDumps: number): Note {
+function noteLine(raw: Obj, where: string): number | null {
+  if (raw.ir_line !== undefined && raw.ir_line !== null) {
+    return int(raw.ir_line, `${where}.ir_line`, 1, 1e9);
+  }
+  if (raw.line !== undefined && raw.line !== null) {
+    return int(raw.line, `${where}.line`, 0, 1e9) + 1; // the 0-based form of earlier notes
+  }
+  return null;
+}
+
+export function checkNote(raw: unknown, k: number, dumps: Dump[]): Note {
   const where = `notes[${k}]`;
   if (!isObj(raw)) {
     fail(where, 'an object', raw);
   }
-  const line = raw.line;
+  const dump = int(raw.dump, `${where}.dump`, 0, dumps.length - 1);
   return {
     id: str(raw, 'id', where, `n${k + 1}`),
-    dump: int(raw.dump, `${where}.dump`, 0, nDumps - 1),
-    line: line === undefined || line === null ? null : int(line, `${where}.line`, 0, 1e9),
+    dump,
+    pass: dumps[dump].arg || dumps[dump].pass,
+    ir_line: noteLine(raw, where),
     text: str(raw, 'text', where),
     created: str(raw, 'created', where, '')
   };
 }
 
-export function checkNotes(raw: unknown, nDumps: number): Note[] {
+export function checkNotes(raw: unknown, dumps: Dump[]): Note[] {
   if (raw === undefined || raw === null) {
     return [];
   }
-  return arr(raw, 'notes').map((n, k) => checkNote(n, k, nDumps));
+  return arr(raw, 'notes').map((n, k) => checkNote(n, k, dumps));
+}
+
+function checkFinding(raw: unknown, where: string): SyncFinding {
+  if (!isObj(raw)) {
+    fail(where, 'an object', raw);
+  }
+  const severity = str(raw, 'severity', where, 'possible');
+  return {
+    line: int(raw.line, `${where}.line`, 1, 1e9),
+    severity: severity === 'definite' ? 'definite' : 'possible',
+    kind: str(raw, 'kind', where, ''),
+    message: str(raw, 'message', where, '')
+  };
+}
+
+function checkSyncCheck(raw: unknown, nDumps: number): Map<number, SyncFinding[]> {
+  const out = new Map<number, SyncFinding[]>();
+  if (raw === undefined || raw === null) {
+    return out;
+  }
+  if (!isObj(raw) || !isObj(raw.dumps)) {
+    fail('sync_check', 'an object {"dumps": {...}}', raw);
+  }
+  for (const [key, list] of Object.entries(raw.dumps as Obj)) {
+    const dump = int(Number(key), `sync_check.dumps[${JSON.stringify(key)}]`, 0, nDumps - 1);
+    out.set(dump, arr(list, `sync_check.dumps.${key}`).map((f, k) => checkFinding(f, `sync_check.dumps.${key}[${k}]`)));
+  }
+  return out;
 }
 
 function checkFormat(raw: Obj): string {
@@ -269,8 +328,9 @@ export function validatePayload(raw: unknown): Payload {
     messages,
     source: checkSource(raw.source),
     srcmap: checkSrcmap(raw.srcmap, snapshots.length),
-    notes: checkNotes(raw.notes, dumps.length),
-    warnings
+    notes: checkNotes(raw.notes, dumps),
+    warnings,
+    syncCheck: checkSyncCheck(raw.sync_check, dumps.length)
   };
 }
 

@@ -42,11 +42,25 @@ export interface RowSet {
   rowOfNo(no: number): number;
   /** First row holding an added line, or -1. */
   firstAdded(): number;
+  /** Characters in the longest line of either side (for the sideways scroll range). */
+  longest(): number;
 }
 
 /** A RowSet over rows built up front (the diff views: hunks only, small). */
 export class ArrayRows implements RowSet {
+  private widest = -1;
+
   constructor(private readonly rows: Row[]) {}
+
+  longest(): number {
+    if (this.widest < 0) {
+      this.widest = 0;
+      for (const r of this.rows) {
+        this.widest = Math.max(this.widest, r.left?.text.length ?? 0, r.right?.text.length ?? 0);
+      }
+    }
+    return this.widest;
+  }
 
   get length(): number {
     return this.rows.length;
@@ -82,8 +96,20 @@ export function addedMask(edits: Edit[], newLength: number): Uint8Array {
  */
 export class IrRows implements RowSet {
   private readonly made = new Map<number, Row>();
+  private widest = -1;
 
   constructor(private readonly added: Uint8Array, private readonly view: SnapView, private readonly table: LineTable) {}
+
+  longest(): number {
+    if (this.widest < 0) {
+      this.widest = 0;
+      const ids = this.view.ids;
+      for (let i = 0; i < ids.length; i++) {
+        this.widest = Math.max(this.widest, this.table.text(ids[i]).length);
+      }
+    }
+    return this.widest;
+  }
 
   get length(): number {
     return this.added.length;

@@ -1,7 +1,8 @@
 // The pass strip: one cell per dump, grouped by stage; runs of canonicalize/cse collapsible.
 
 import { clear, h } from './dom';
-import { formatMs, isCleanup, Model, passLabel } from './model';
+import { formatMs, Model, passLabel } from './model';
+import { shownText } from './text';
 
 /** Height in px of the tallest timing bar (the slowest pass of its stage). */
 const MSBAR_MAX = 8;
@@ -9,11 +10,14 @@ const MSBAR_MAX = 8;
 export class Strip {
   readonly node: HTMLDivElement;
   private cells = new Map<number, HTMLElement>();
-  private expanded = new Set<number>();
   private current: HTMLElement | null = null;
   private revealFrame = 0;
 
-  constructor(private readonly model: Model, private readonly onPick: (dump: number) => void) {
+  constructor(
+    private readonly model: Model,
+    private readonly onPick: (dump: number) => void,
+    private readonly onExpand: (first: number) => void
+  ) {
     this.node = h('div', { cls: 'air-strip', role: 'navigation', aria: { label: 'passes' } });
   }
 
@@ -22,41 +26,23 @@ export class Strip {
     this.cells.clear();
     this.current = null;
     const { p } = this.model;
-    const byStage = new Map<number, number[]>();
-    for (const i of this.model.order()) {
-      const s = p.dumps[i].stage;
-      byStage.set(s, [...(byStage.get(s) ?? []), i]);
-    }
+    const byStage = this.model.byStage();
     if (byStage.size === 0) {
       this.node.appendChild(h('div', { cls: 'air-empty' }, 'No pass matches the filters.'));
     }
     for (const [s, dumps] of byStage) {
       const cells = h('div', { cls: 'air-cells' });
-      this.fillStage(cells, dumps);
+      for (const e of this.model.entries(dumps)) {
+        cells.appendChild('run' in e ? this.groupCell(e.run) : this.cell(e.dump));
+      }
       const ms = this.model.stageMs.get(s);
       const command = (p.stages[s].command ?? []).join(' ');
       const title = ms ? `${command}${command ? '\n' : ''}pass times: ${formatMs(ms.total)} in all, slowest ${formatMs(ms.max)}` : command;
       this.node.appendChild(h('div', { cls: ms ? 'air-stage air-timed' : 'air-stage' },
-        h('span', { cls: 'air-stage-name', title }, p.stages[s].name),
+        h('span', { cls: 'air-stage-name', title: shownText(title) }, shownText(p.stages[s].name)),
         cells));
     }
     this.setCurrent(this.model.cur);
-  }
-
-  private fillStage(parent: HTMLElement, dumps: number[]): void {
-    for (let k = 0; k < dumps.length; k++) {
-      let end = k;
-      while (end < dumps.length && isCleanup(this.model.p.dumps[dumps[end]])) {
-        end++;
-      }
-      const run = dumps.slice(k, end);
-      if (this.model.collapseCleanup && run.length >= 3 && !this.expanded.has(run[0])) {
-        parent.appendChild(this.groupCell(run));
-        k = end - 1;
-      } else {
-        parent.appendChild(this.cell(dumps[k]));
-      }
-    }
   }
 
   private cell(i: number): HTMLElement {
@@ -64,7 +50,7 @@ export class Strip {
     const state = d.phase === 'failed' ? 'air-failed' : d.changed ? 'air-changed' : 'air-same';
     const c = h('div', {
       cls: `air-cell ${state}`,
-      title: `#${i} ${passLabel(d)} (${d.pass}) · ${d.phase} · ${d.scope}${d.ms === null ? '' : ` · ${formatMs(d.ms)}`}`,
+      title: shownText(`#${i} ${passLabel(d)} (${d.pass}) · ${d.phase} · ${d.scope}${d.ms === null ? '' : ` · ${formatMs(d.ms)}`}`),
       data: { dump: String(i) }
     });
     if (this.model.notesOf(i).length) {
@@ -85,15 +71,12 @@ export class Strip {
     const ms = timed.reduce((sum, d) => sum + (d.ms ?? 0), 0);
     const g = h('div', {
       cls: `air-cell air-group ${changed ? 'air-changed' : 'air-same'}`,
-      title: `${run.length} canonicalize/cse passes (#${run[0]}–#${run[run.length - 1]}, ${changed} changed${timed.length ? `, ${formatMs(ms)}` : ''}): click to expand`
+      title: `${run.length} clean-up passes (canonicalize/cse/dce) (#${run[0]}–#${run[run.length - 1]}, ${changed} changed${timed.length ? `, ${formatMs(ms)}` : ''}): click to expand`
     }, `×${run.length}`);
     if (timed.length) {
       g.appendChild(this.msBar(dumps[0].stage, ms));
     }
-    g.addEventListener('click', () => {
-      this.expanded.add(run[0]);
-      this.build();
-    });
+    g.addEventListener('click', () => this.onExpand(run[0]));
     for (const i of run) {
       this.cells.set(i, g);
     }

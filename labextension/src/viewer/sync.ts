@@ -3,6 +3,8 @@
 
 export interface SyncMark {
   kind: string;
+  /** The pipe the op sets or waits on (`MTE2`, `V`, `M`...), '' when it names none. */
+  pipe: string;
   /** Pair number shared by a set_flag and its wait_flag, 0 when unpaired or not a flag. */
   pair: number;
   /** Row (line index) of the partner, -1 if none. */
@@ -22,6 +24,12 @@ function flagKey(line: string): string {
   return m ? m[1].replace(/\s+/g, '') : '';
 }
 
+/** The first pipe an op names: `set_flag[<PIPE_MTE1>, <PIPE_MTE2>, ...]` → `MTE1`. */
+export function pipeOf(line: string): string {
+  const m = /<PIPE_([A-Z0-9_]+)>/.exec(line);
+  return m ? m[1] : '';
+}
+
 /** Sync ops of one snapshot (as shown), keyed by row index. */
 export function syncMarks(texts: string[]): Map<number, SyncMark> {
   const marks = new Map<number, SyncMark>();
@@ -32,7 +40,7 @@ export function syncMarks(texts: string[]): Map<number, SyncMark> {
     if (!kind) {
       return;
     }
-    const mark: SyncMark = { kind, pair: 0, partner: -1 };
+    const mark: SyncMark = { kind, pipe: pipeOf(t), pair: 0, partner: -1 };
     marks.set(row, mark);
     if (kind === 'set_flag') {
       const key = flagKey(t);

@@ -1,0 +1,101 @@
+"""Diff views that read well, on the offline page of a real Run compiled with line info: each
+side labelled with its pass and scope, locations hidden (on hover, or with a toggle), both
+sides scrolled sideways together, and ] / [ stepping from change to change."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ascend_ir_lab.export.files import payload_of, save_html
+from tests.browser.conftest import open_offline
+
+pytestmark = pytest.mark.browser
+
+LOC = re.compile(r"(?<![\w.])loc\(")  # a location, not `memref.alloc(`
+
+
+def has_loc(texts: list[str]) -> bool:
+    return any(LOC.search(t) for t in texts)
+
+
+@pytest.fixture(scope="module")
+def page_of(dot_run: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return save_html(dot_run, tmp_path_factory.mktemp("diffs") / "dot.html")
+
+
+def go_to(page: Any, i: int) -> None:
+    page.keyboard.press("g")
+    page.keyboard.type(f"#{i}")
+    page.keyboard.press("Enter")
+    assert page.inner_text(".air-pos").startswith(f"#{i} ")
+
+
+def test_side_by_side_reads_well(browser: Any, dot_run: Any, page_of: Path) -> None:
+    payload = payload_of(dot_run)
+    dumps, stages = payload["dumps"], [s["name"] for s in payload["stages"]]
+    # an adapter pass that changed the IR, after its scope's previous state
+    d = next(
+        x for x in dumps if stages[x["stage"]] == "adapter" and x["changed"] and x["prev"] >= 0
+    )
+    prev = dumps[d["prev"]]
+    page, fetched = open_offline(browser, page_of)
+    go_to(page, d["i"])
+    assert has_loc(page.locator(".air-ir .air-code").all_inner_texts())  # the IR view has them
+    page.keyboard.press("d")
+    page.keyboard.press("d")
+    assert page.inner_text(".air-view.air-on") == "Side by side"
+    left = page.inner_text(".air-label-left")
+    right = page.inner_text(".air-label-right")
+    label = lambda x: x["arg"] or x["pass"]  # noqa: E731
+    assert left.startswith(f"− #{prev['i']} adapter:{label(prev)}") and prev["scope"] in left
+    assert right.startswith(f"+ #{d['i']} adapter:{label(d)}") and d["scope"] in right
+    codes = page.locator(".air-ir .air-srow .air-code")
+    texts = codes.all_inner_texts()
+    assert texts and not has_loc(texts)  # locations hidden in the diff
+    titled = page.locator(".air-ir .air-srow .air-code[title*='loc(']")
+    assert titled.count() > 0  # ...and on hover
+    # both sides move sideways together; the gutters stay
+    first_left = page.locator(".air-ir .air-srow .air-half:not(.air-blank)").first
+    halves = page.locator(".air-ir .air-srow").first.locator(".air-code")
+    before = [b["x"] for b in (halves.nth(0).bounding_box(), halves.nth(1).bounding_box())]
+    gut = first_left.locator(".air-gut").bounding_box()["x"]
+    page.evaluate("() => { const s = document.querySelector('.air-hscroll'); s.scrollLeft = 120; }")
+    page.wait_for_timeout(100)
+    after = [b["x"] for b in (halves.nth(0).bounding_box(), halves.nth(1).bounding_box())]
+    assert page.evaluate("document.querySelector('.air-hscroll').scrollLeft") == 120
+    assert [round(a - b) for a, b in zip(before, after, strict=True)] == [120, 120]
+    assert first_left.locator(".air-gut").bounding_box()["x"] == gut
+    # locations back on with the toggle
+    page.check("label:has-text('diff locs') input")
+    assert has_loc(page.locator(".air-ir .air-srow .air-code").all_inner_texts())
+    assert fetched == []
+    page.close()
+
+
+def test_next_and_previous_change_keys(browser: Any, dot_run: Any, page_of: Path) -> None:
+    payload = payload_of(dot_run)
+    d = max(payload["dumps"], key=lambda x: x["lines"] if x["changed"] and x["prev"] >= 0 else 0)
+    page, _ = open_offline(browser, page_of)
+    go_to(page, d["i"])
+    page.keyboard.press("d")  # unified diff
+    rows = page.locator(".air-ir .air-row")
+    assert rows.count() > 0
+    page.keyboard.press("]")
+    first = page.locator(".air-ir .air-hit-cur")
+    assert first.count() == 1
+    cls = first.get_attribute("class") or ""
+    assert "air-add" in cls or "air-del" in cls  # a changed line
+    top1 = first.locator(".air-gut").inner_text()
+    page.keyboard.press("]")
+    second = page.locator(".air-ir .air-hit-cur")
+    if second.count():  # a second block of changes further down
+        assert second.locator(".air-gut").inner_text() != top1
+        page.keyboard.press("[")
+        assert page.locator(".air-ir .air-hit-cur .air-gut").inner_text() == top1
+    page.keyboard.press("?")
+    assert "next / previous change" in page.inner_text(".air-help")
+    page.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 import mmap
 import os
@@ -10,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ascend_ir_lab.dumps.blocks import open_gzip, open_zstd
 from ascend_ir_lab.dumps.body import infer_scope
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.dumps.reader import LogIndex, index_log
@@ -27,13 +27,15 @@ STAGE_FILES = (
 )
 _TREE_FILE = re.compile(r"^(?P<nums>\d+(?:_\d+)*)_(?P<arg>.+)\.mlir$")
 _MMAP_FROM = 32 << 20  # map files at least this large instead of reading them
+_COMPRESSED = {".gz": open_gzip, ".zst": open_zstd}
 
 
 def read_bytes(path: Path) -> bytes:
-    """The bytes of a file: gunzipped for `.gz`, memory-mapped when large."""
+    """The bytes of a file: `.gz` and `.zst` as blocks decompressed on demand (BlockText),
+    memory-mapped when large."""
     try:
-        if path.suffix == ".gz":
-            return gzip.decompress(path.read_bytes())
+        if path.suffix in _COMPRESSED:
+            return _COMPRESSED[path.suffix](path)  # type: ignore[return-value]
         size = path.stat().st_size
         if size >= _MMAP_FROM:
             with path.open("rb") as f:
@@ -41,7 +43,7 @@ def read_bytes(path: Path) -> bytes:
         return path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+    except (OSError, EOFError, ValueError) as exc:
         raise InputError(f"{path}: cannot read: {exc}") from None
 
 
@@ -61,6 +63,7 @@ class _Builder:
         self.logs.append((info, data))
         self.dumps.extend(idx.dumps)
         self.messages.extend(idx.messages)
+        self.warnings.extend(getattr(data, "warnings", ()))
         self.warnings.extend(f"{path}: {w}" for w in idx.warnings)
         return idx
 
@@ -87,7 +90,7 @@ class _Builder:
 
 def _family_of(path: Path) -> str:
     """The language of a stage file, from its name."""
-    name = path.name.removesuffix(".gz")
+    name = path.name.removesuffix(".gz").removesuffix(".zst")
     if name.endswith((".llir", ".ll")):
         return "llvm"
     if name.endswith((".ptx", ".amdgcn", ".s", ".asm")):
@@ -158,7 +161,7 @@ def _looks_like_ir(data: bytes) -> bool:
 
 
 def _stage_of(p: Path) -> str | None:
-    name = p.name.removesuffix(".gz")
+    name = p.name.removesuffix(".gz").removesuffix(".zst")
     for stage, suffixes in STAGE_FILES:
         if name.endswith(suffixes):
             return stage

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ascend_ir_lab.dumps.blocks import BlockText
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.errors import InputError
 
@@ -123,9 +124,9 @@ class Timeline:
             ids: dict[bytes, int] = {}
             snap = []
             for d in self.dumps:
-                view = memoryview(self._data[d.log_id])
+                data = self._data[d.log_id]
+                view = data if isinstance(data, BlockText) else memoryview(data)
                 digest = hashlib.sha1(view[d.body_start : d.body_end]).digest()
-                view.release()
                 snap.append(ids.setdefault(digest, len(ids)))
             self._snap = snap
         return self._snap

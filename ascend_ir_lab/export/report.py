@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ascend_ir_lab.dumps.blocks import open_zstd
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.export.barrier import compare_barrier_all, recorded_verdict
 from ascend_ir_lab.export.files import payload_of
@@ -127,11 +128,21 @@ def _add_tree(zf: zipfile.ZipFile, folder: Path, arc: str) -> list[str]:
 
 
 def _stage_logs(run: Any) -> list[tuple[Path, str]]:
+    """(stored log, name in the bundle): a Run's compressed logs go in as plain text."""
     return [
-        (run.path / s["log"], s["log"])
+        (run.path / s["log"], str(s["log"]).removesuffix(".zst"))
         for s in run.stages
         if s.get("log") and (run.path / s["log"]).is_file()
     ]
+
+
+def _add_log(zf: zipfile.ZipFile, path: Path, name: str) -> None:
+    if path.suffix != ".zst":
+        zf.write(path, name)
+        return
+    with zf.open(name, "w") as out:
+        for block in open_zstd(path).chunks():
+            out.write(block)
 
 
 def make_report(
@@ -209,7 +220,7 @@ def _write_zip(
         if (work / "pass").is_dir():
             files += _add_tree(zf, work / "pass", "repro/pass")
         for path, rel in _stage_logs(run):
-            zf.write(path, f"logs/{rel}")
+            _add_log(zf, path, f"logs/{rel}")
             files.append(f"logs/{rel}")
         if (run.path / "artifacts").is_dir():
             files += _add_tree(zf, run.path / "artifacts", "ir")
@@ -223,7 +234,7 @@ def _write_zip(
         )
         if barrier is not None:
             for path, rel in _stage_logs(barrier):
-                zf.write(path, f"barrier-all/logs/{rel}")
+                _add_log(zf, path, f"barrier-all/logs/{rel}")
                 files.append(f"barrier-all/logs/{rel}")
             put(
                 "barrier-all/run.json",

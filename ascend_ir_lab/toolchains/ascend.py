@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ascend_ir_lab.dumps.blocks import stored_log
 from ascend_ir_lab.errors import CompilerError, InputError
 from ascend_ir_lab.toolchains import ascend_options as opts_mod
 from ascend_ir_lab.toolchains.env import relevant_env, tool_env
@@ -33,7 +34,8 @@ class StageFailedError(CompilerError):
     def __init__(self, result: ToolResult, stage: str, run: Run) -> None:
         super().__init__(result.command, result.returncode, result.tail(40), stage=stage)
         self.run = run
-        self.args = (f"{self.args[0]}\n  full log: {result.log}\n  run: {run.path}",)
+        log = stored_log(result.log)
+        self.args = (f"{self.args[0]}\n  full log: {log}\n  run: {run.path}",)
 
 
 def compile_kernel(

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ascend_ir_lab.dumps.blocks import compress_log
 from ascend_ir_lab.errors import InputError
 
 FORMAT = "ascend-ir-lab/run@1"
@@ -98,6 +99,15 @@ class Run:
         known = ", ".join(s.get("name", "?") for s in self.stages) or "none"
         raise InputError(f"{self.path}: no stage {name!r} (stages: {known})")
 
+    def log(self, stage: str) -> bytes:
+        """Everything the stage's tool printed, as printed (a `.log.zst` decompressed)."""
+        from ascend_ir_lab.dumps.sources import read_bytes
+
+        record = self.stage(stage)
+        if not record.get("log"):
+            return b""
+        return bytes(read_bytes(self.path / record["log"]))
+
     def file(self, relative: str) -> Path:
         """A path inside the Run folder."""
         return self.path / relative
@@ -114,6 +124,8 @@ class Run:
 
 class RunWriter:
     """Builds a Run folder step by step; every change is written to run.json at once."""
+
+    compress = True  # stage logs kept as .log.zst (False: plain .log, as older Runs)
 
     def __init__(self, path: Path, manifest: Mapping[str, Any]) -> None:
         self.path = path
@@ -160,8 +172,16 @@ class RunWriter:
         return None if path is None else path.relative_to(self.path).as_posix()
 
     def add_stage(self, record: Mapping[str, Any]) -> None:
-        """Append a finished stage record and save."""
-        self.manifest["stages"].append(dict(record))
+        """Append a finished stage record and save; its log is kept compressed (`.log.zst`,
+        see dumps/blocks.py), with its plain size as `log_bytes`."""
+        entry = dict(record)
+        log = self.path / entry["log"] if entry.get("log") else None
+        if log is not None and log.suffix == ".log" and log.is_file() and self.compress:
+            packed = log.with_name(log.name + ".zst")
+            entry["log_bytes"] = compress_log(log, packed)
+            log.unlink()
+            entry["log"] = self.relative(packed)
+        self.manifest["stages"].append(entry)
         self.save()
 
     def set(self, key: str, value: Any) -> None:

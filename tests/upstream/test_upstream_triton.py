@@ -84,7 +84,7 @@ def test_llvm_dumps_land_in_llir_and_ptx(softmax_run) -> None:  # type: ignore[n
     llir_after = [d for d in stages["llir"] if d.phase == "after"]
     assert len(llir_after) >= 50  # new-PM `; *** IR Dump After X on f ***`
     assert any(d.arg == "gvn" for d in stages["ptx"])  # legacy `*** ... (gvn) ***`
-    log = softmax_run.file(softmax_run.stage("ptx")["log"]).read_bytes()
+    log = softmax_run.log("ptx")
     assert b"# *** IR Dump After" in log  # machine IR
     assert softmax_run.manifest["extra"]["binary"]["artifact"].endswith("softmax.cubin")
 

@@ -10,6 +10,7 @@ which ships with CANN) is missing, and the Run says so in its status instead of 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -53,6 +54,7 @@ def compile_kernel(
     timeout: float = DEFAULT_TIMEOUT_S,
     check: bool = True,
     line_info: bool = False,
+    dumps: bool = True,
 ) -> Run:
     """Compile `kernel` ("FILE.py::KERNEL" or a @triton.jit function) into a Run folder.
 
@@ -64,6 +66,10 @@ def compile_kernel(
     replaces fine-grained sync with barriers; `module_scope` makes every bishengir Dump a
     complete module (needed by the pass-level reproducer). With `check`, a failing stage
     raises StageFailedError (which carries the Run); otherwise the Run says compile-error.
+
+    Without `dumps` the compile is a cheap record (as the user's code compiles: no pass
+    printed, triton's own .ttadapter kept, bishengir-compile timed); `capture_passes(run)`
+    recompiles it with every pass later.
     """
     from ascend_ir_lab.toolchains.ttir_stage import parse_constexprs, parse_signature
 
@@ -78,21 +84,26 @@ def compile_kernel(
     _write_source(writer, fn)
     env = tool_env({"TRITON_DISABLE_LINE_INFO": "0"} if line_info else None)
     writer.set("env", relevant_env(env))
+    writer.set_extra("recompile", _recompile_record(fn, spec, locals()))
     try:
-        ttir = add_ttir_stage(writer, fn, spec, sig, consts, target, dict(options or {}))
+        writer.set_extra("passes_captured", dumps)
+        ttir = add_ttir_stage(writer, fn, spec, sig, consts, target, dict(options or {}), dumps)
         if ttir is None:
             return _fail(writer, "ttir", check)
-        adapter = _adapter_stage(writer, ttir, npu_opts, env, timeout)
-        if adapter.returncode != 0:
-            return _fail(writer, "adapter", check, adapter)
+        if dumps or not _adapter_from_triton(writer, ttir, npu_opts, env):
+            adapter = _adapter_stage(writer, ttir, npu_opts, env, timeout, dumps)
+            if adapter.returncode != 0:
+                return _fail(writer, "adapter", check, adapter)
         args = opts_mod.bishengir_args(npu_opts, target, env, regbased=bishengir_is_regbased())
         if barrier_all:
             args = opts_mod.with_barrier_all(args)
         extra_flags = [
-            *(opts_mod.MODULE_SCOPE_FLAGS if module_scope else ()),
-            *(["--mlir-print-debuginfo"] if line_info else ()),
+            *(opts_mod.MODULE_SCOPE_FLAGS if module_scope and dumps else ()),
+            *(["--mlir-print-debuginfo"] if line_info and dumps else ()),
             *bishengir_flags,
         ]
+        if dumps:
+            extra_flags.insert(0, opts_mod.PRINT_AFTER_ALL)
         writer.set_extra("module_scope", module_scope)
         writer.set_extra("barrier_all", barrier_all)
         writer.set_extra("line_info", line_info)
@@ -100,6 +111,28 @@ def compile_kernel(
     except KeyboardInterrupt:
         writer.finish("interrupted")
         raise
+
+
+_RECOMPILE_KEYS = ("target", "barrier_all", "bishengir_flags", "module_scope", "options")
+
+
+def _recompile_record(fn: Any, spec: str | None, given: Mapping[str, Any]) -> dict[str, Any]:
+    """How to compile this kernel again (`capture_passes`): its FILE::KERNEL when it lives in
+    a file, and the compile's settings."""
+    import inspect
+
+    if spec is None:
+        with contextlib.suppress(OSError, TypeError):
+            file = inspect.getsourcefile(getattr(fn, "fn", fn))
+            if file and Path(file).is_file():
+                spec = f"{Path(file).resolve()}::{getattr(getattr(fn, 'fn', fn), '__name__', '')}"
+    elif "::" in spec:
+        file_part, _, kname = spec.rpartition("::")
+        spec = f"{Path(file_part).resolve()}::{kname}"
+    settings = {k: given[k] for k in _RECOMPILE_KEYS}
+    settings["bishengir_flags"] = list(settings["bishengir_flags"])
+    settings["options"] = dict(settings["options"] or {})
+    return {"kernel": spec, "line_info": given["line_info"], **settings}
 
 
 def _resolve(kernel: Any) -> Any:
@@ -141,19 +174,45 @@ def _write_source(writer: RunWriter, fn: Any) -> None:
     writer.set_extra("source_file", filename)
 
 
-def _adapter_stage(
-    writer: RunWriter, ttir: Path, npu_opts: Any, env: Mapping[str, str], timeout: float
-) -> ToolResult:
-    """triton-adapter-opt with triton-ascend's options plus --mlir-print-ir-after-all."""
-    output = writer.artifact_path("adapter.mlir")
-    command = [
+def _adapter_command(ttir: Path, npu_opts: Any, env: Mapping[str, str], output: Path) -> list[str]:
+    return [
         str(find_tool("triton-adapter-opt")),
         str(ttir),
         *opts_mod.adapter_args(npu_opts, env),
-        opts_mod.PRINT_AFTER_ALL,
         "-o",
         str(output),
     ]
+
+
+def _adapter_from_triton(
+    writer: RunWriter, ttir: Path, npu_opts: Any, env: Mapping[str, str]
+) -> bool:
+    """A cheap record's adapter stage: the .ttadapter triton-ascend wrote while compiling
+    (the same triton-adapter-opt call), with the command that makes it; False if none."""
+    made = [p for p in ttir.parent.iterdir() if p.suffix in (".ttadapter", ".bcmlir")]
+    if not made:
+        return False
+    command = _adapter_command(ttir, npu_opts, env, made[0])
+    writer.add_stage(
+        {"name": "adapter", "log": None, "artifact": writer.relative(made[0]),
+         "command": command, "returncode": 0, "seconds": 0.0, "made_by": "triton"}
+    )  # fmt: skip
+    return True
+
+
+def _adapter_stage(
+    writer: RunWriter,
+    ttir: Path,
+    npu_opts: Any,
+    env: Mapping[str, str],
+    timeout: float,
+    dumps: bool = True,
+) -> ToolResult:
+    """triton-adapter-opt with triton-ascend's options plus --mlir-print-ir-after-all."""
+    output = writer.artifact_path("adapter.mlir")
+    command = _adapter_command(ttir, npu_opts, env, output)
+    if dumps:
+        command.insert(-2, opts_mod.PRINT_AFTER_ALL)
     result = run_logged(
         command, log=writer.log_path("adapter"), env=env, timeout=timeout, package="triton-ascend"
     )
@@ -171,7 +230,8 @@ def _bishengir_stage(
     check: bool,
 ) -> Run:
     """bishengir-compile on the adapter output, as triton-ascend would call it."""
-    adapter_ir = writer.artifact_path("adapter.mlir").read_text()
+    adapter = next(s for s in writer.manifest["stages"] if s["name"] == "adapter")
+    adapter_ir = (writer.path / adapter["artifact"]).read_text()
     text, mix_mode = opts_mod.bishengir_input(adapter_ir)
     source = writer.artifact_path("bishengir-input.mlir")
     source.write_text(text)
@@ -180,7 +240,6 @@ def _bishengir_stage(
         str(find_tool("bishengir-compile")),
         str(source),
         *args,
-        opts_mod.PRINT_AFTER_ALL,
         *extra_flags,
         "-o",
         str(binary),

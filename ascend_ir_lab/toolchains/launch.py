@@ -133,7 +133,10 @@ class LaunchCapture:
     launches: list[Launch] = field(default_factory=list)
     errors: list[BaseException] = field(default_factory=list)
     autotuned: dict[str, int] = field(default_factory=dict)  # kernel -> configs compiled untimed
+    configs: Sequence[int] | None = None  # sweep configs to capture passes of (None: the one run)
+    sweeps: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # kernel -> configs
     _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
+    _cheap: bool = False  # compiling a sweep config: record it, no per-pass dumps
 
     @property
     def runs(self) -> list[Run]:
@@ -188,16 +191,56 @@ class LaunchCapture:
         launch: Launch,
     ) -> Run | None:
         key = (id(fn), tuple(sig.items()), _freeze(consts), _freeze(options))
+        sweep_cheap = self._sweep_cheap(launch.kernel, key)
         if key not in self._compiled:
-            self._compiled[key] = self._compile(fn, sig, consts, options)
+            self._compiled[key] = self._compile(fn, sig, consts, options, sweep_cheap)
         found = self._compiled[key]
+        if isinstance(found, Run) and not sweep_cheap and not found.passes_captured:
+            found = self._compiled[key] = self._capture(found)
+        if isinstance(found, Run) and not self._cheap and launch.kernel in self.sweeps:
+            found = self._compiled[key] = self._record_sweep(launch.kernel, key, found)
         if isinstance(found, BaseException):
             launch.error = found
             return None
         return found
 
+    def _sweep_cheap(self, kernel: str, key: tuple[Any, ...]) -> bool:
+        """Whether this compile stays a cheap record: a sweep config not asked for."""
+        if self._cheap:
+            return True
+        if self.configs is None or kernel not in self.sweeps:
+            return False
+        index = next((c["index"] for c in self.sweeps[kernel] if c.get("_key") == key), None)
+        return index not in self.configs
+
+    def _capture(self, run: Run) -> Run | BaseException:
+        from ascend_ir_lab.toolchains.sweep import capture_passes
+
+        try:
+            return capture_passes(run, progress=self._say)
+        except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
+            self.errors.append(exc)
+            return exc
+
+    def _record_sweep(self, kernel: str, key: tuple[Any, ...], run: Run) -> Run:
+        from ascend_ir_lab.toolchains.sweep import sweep_record, update_extra
+
+        configs = self.sweeps[kernel]
+        chosen = next((c["index"] for c in configs if c.get("_key") == key), None)
+        for c in configs:
+            c["run"] = str(self._compiled[c["_key"]].path) if c["_key"] in self._compiled else None
+            target = self._compiled.get(c["_key"])
+            c["passes_captured"] = isinstance(target, Run) and target.passes_captured
+        shown = [{k: v for k, v in c.items() if not k.startswith("_")} for c in configs]
+        return update_extra(run, {"autotune": sweep_record(shown, chosen, timed=False)})
+
     def _compile(
-        self, fn: Any, sig: dict[str, str], consts: dict[str, Any], options: dict[str, Any]
+        self,
+        fn: Any,
+        sig: dict[str, str],
+        consts: dict[str, Any],
+        options: dict[str, Any],
+        cheap: bool = False,
     ) -> Run | BaseException:
         name = self._run_name(_kernel_name(fn))
         folder = fresh_folder(name, self.runs_dir)
@@ -212,13 +255,18 @@ class LaunchCapture:
             options=options or None,
             name=name,
             out=folder,
+            dumps=not cheap,
         )
         try:
             run = compile_watched(fn, folder, kwargs, self._say)
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)
             return exc
-        return annotate_run(run, fn, {"interpret": self.interpret})
+        from ascend_ir_lab.toolchains.sweep import remember_kernel
+
+        run = annotate_run(run, fn, {"interpret": self.interpret})
+        remember_kernel(run, fn)
+        return run
 
     def _run_name(self, kernel: str) -> str:
         suffix = "-barrier-all" if self.barrier_all else ""
@@ -484,14 +532,46 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
     def bench(self: Any, *args: Any, config: Any, **meta: Any) -> list[float]:
         name = _kernel_name(self.base_fn)
         capture.autotuned[name] = capture.autotuned.get(name, 0) + 1
-        self.fn.run(*args, **meta, **config.all_kwargs())  # taken over: compiled, not launched
-        return [float(self.configs.index(config))]
+        index = self.configs.index(config)
+        capture._cheap = capture.configs is None or index not in capture.configs
+        seen = len(capture.launches)
+        try:
+            self.fn.run(*args, **meta, **config.all_kwargs())  # taken over: compiled only
+        finally:
+            capture._cheap = False
+        _note_config(capture, name, index, config, capture.launches[seen:])
+        return [float(index)]
 
     Autotuner._bench, Autotuner.__init__ = bench, init  # type: ignore[method-assign]
     try:
         yield
     finally:
         Autotuner._bench, Autotuner.__init__ = original, original_init  # type: ignore[method-assign]
+
+
+def _note_config(
+    capture: LaunchCapture, name: str, index: int, config: Any, launches: Sequence[Launch]
+) -> None:
+    """Keep a sweep config's record (its compile's key finds its Run later)."""
+    if not launches:
+        return
+    launch = launches[-1]
+    key = next((k for k, v in capture._compiled.items() if v is launch.run), None)
+    run = launch.run
+    seconds = sum(float(s.get("seconds") or 0) for s in run.stages) if run else None
+    capture.sweeps.setdefault(name, []).append(
+        {
+            "index": index,
+            "config": {k: _plain(v) for k, v in config.all_kwargs().items()},
+            "status": run.status if run else "compile-error",
+            "compile_seconds": round(seconds, 4) if seconds is not None else None,
+            "_key": key,
+        }
+    )
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, (bool, int, float, str, type(None))) else repr(value)
 
 
 def _no_device_to_time(*_args: Any, **_kwargs: Any) -> Any:

@@ -108,6 +108,17 @@ class Run:
             return b""
         return bytes(read_bytes(self.path / record["log"]))
 
+    @property
+    def passes_captured(self) -> bool:
+        """False for a cheap record (compiled without per-pass dumps; see `capture`)."""
+        return bool((self.manifest.get("extra") or {}).get("passes_captured", True))
+
+    def capture(self, progress: Any = None) -> Run:
+        """Recompile this cheap record with every pass printed (same folder); the new Run."""
+        from ascend_ir_lab.toolchains.sweep import capture_passes
+
+        return capture_passes(self, progress=progress)
+
     def file(self, relative: str) -> Path:
         """A path inside the Run folder."""
         return self.path / relative

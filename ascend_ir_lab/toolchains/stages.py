@@ -65,13 +65,16 @@ def add_ttir_stage(
     consts: Mapping[str, Any],
     target: str,
     options: Mapping[str, Any],
+    dumps: bool = True,
 ) -> Path | None:
     """Run stage 1 into the Run; returns the .ttir artifact, or None if there is none."""
     from ascend_ir_lab.toolchains.ttir_stage import run_ttir_stage
 
     log = writer.log_path("ttir")
     out = writer.path / "artifacts"
-    result = run_ttir_stage(fn, sig, consts, target=target, options=options, log=log, out_dir=out)
+    result = run_ttir_stage(
+        fn, sig, consts, target=target, options=options, log=log, out_dir=out, dumps=dumps
+    )
     kernel_name = writer.manifest["kernel"]["name"]
     command = ttir_command(spec, writer, kernel_name, sig, consts, target, options)
     ok = result.ttir is not None

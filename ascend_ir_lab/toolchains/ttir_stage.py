@@ -29,7 +29,11 @@ from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.toolchains.env import patched_environ
 from ascend_ir_lab.toolchains.process import capture_fds
 
-STAGE_ENV = {"MLIR_ENABLE_DUMP": "1", "MLIR_ENABLE_TIMING": "1", "TRITON_ALWAYS_COMPILE": "1"}
+STAGE_ENV: dict[str, str | None] = {
+    "MLIR_ENABLE_DUMP": "1",
+    "MLIR_ENABLE_TIMING": "1",
+    "TRITON_ALWAYS_COMPILE": "1",
+}
 
 
 def parse_signature(text: str | Mapping[str, str]) -> dict[str, str]:
@@ -113,8 +117,10 @@ def run_ttir_stage(
     options: Mapping[str, Any],
     log: Path,
     out_dir: Path,
+    dumps: bool = True,
 ) -> TtirResult:
-    """Compile `kernel` with triton-ascend into `out_dir`; every print goes to `log`."""
+    """Compile `kernel` with triton-ascend into `out_dir`; every print goes to `log`
+    (with `dumps`, every pass's IR: MLIR_ENABLE_DUMP=1)."""
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
@@ -123,6 +129,8 @@ def run_ttir_stage(
     error = None
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-cache-") as cache:
         env = {**STAGE_ENV, "TRITON_CACHE_DIR": cache}
+        if not dumps:
+            env["MLIR_ENABLE_DUMP"] = None
         start = time.perf_counter()
         with patched_environ(env), _stop_before_binary(), capture_fds(log):
             try:

@@ -16,8 +16,23 @@ def register(subparsers: Any) -> None:
         "PATH; each compile becomes a Run with every IR of every pass.",
     )
     p.add_argument("-o", "--out", default=".ascend_ir_lab/capture", help="folder for the Runs")
+    p.add_argument(
+        "--configs",
+        default=None,
+        help="autotune configs (0-based, comma-separated) to capture every pass of; "
+        "default: the one that runs (with no NPU: the first)",
+    )
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- python your_script.py ...")
     p.set_defaults(handler=_capture)
+
+    p = subparsers.add_parser(
+        "capture-passes",
+        help="recompile cheap records (autotune configs) with every pass printed",
+        description="A Run recorded without per-pass dumps (an autotune config that did not "
+        "run) is compiled again with every MLIR pass printed, into the same folder.",
+    )
+    p.add_argument("runs", nargs="+", help="Run folders")
+    p.set_defaults(handler=_capture_passes)
 
     p = subparsers.add_parser(
         "sync-check",
@@ -37,6 +52,19 @@ def _command(args: argparse.Namespace) -> list[str]:
 
 
 def _capture(args: argparse.Namespace) -> int:
+    from ascend_ir_lab.toolchains.collection import run_row, table_text
+    from ascend_ir_lab.toolchains.launch import npu_available
+
+    if not npu_available():
+        from ascend_ir_lab.toolchains.script_capture import capture_offline
+
+        configs = [int(c) for c in args.configs.split(",")] if args.configs else None
+        runs = capture_offline(_command(args), args.out, configs=configs)
+        if not runs:
+            print("the script launched no @triton.jit kernel")
+            return 1
+        print(table_text(run_row(r) for r in runs))
+        return 0
     from ascend_ir_lab.toolchains.npu_script import capture_script
 
     runs = capture_script(_command(args), args.out)
@@ -44,9 +72,18 @@ def _capture(args: argparse.Namespace) -> int:
         print("no bishengir-compile call was recorded: the script compiled nothing (cached "
               "kernels are recompiled: TRITON_ALWAYS_COMPILE=1 is set)")  # fmt: skip
         return 1
-    for run in runs:
-        print(f"{run.path}: {run.manifest['status']['text']}")
+    print(table_text(run_row(r) for r in runs))
     return 0
+
+
+def _capture_passes(args: argparse.Namespace) -> int:
+    from ascend_ir_lab.toolchains.collection import run_row, table_text
+    from ascend_ir_lab.toolchains.run import Run
+    from ascend_ir_lab.toolchains.script_capture import TerminalProgress
+
+    done = [Run(path).capture(progress=TerminalProgress()) for path in args.runs]
+    print(table_text(run_row(r) for r in done))
+    return 0 if all(r.passes_captured for r in done) else 1
 
 
 def _sync_check(args: argparse.Namespace) -> int:

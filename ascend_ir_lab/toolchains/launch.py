@@ -137,6 +137,7 @@ class LaunchCapture:
     sweeps: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # kernel -> configs
     _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
     _cheap: bool = False  # compiling a sweep config: record it, no per-pass dumps
+    _step: str = ""  # "config 2/16 (cheap record)" while a sweep compiles
 
     @property
     def runs(self) -> list[Run]:
@@ -288,7 +289,7 @@ class LaunchCapture:
 
     def _say(self, event: str, info: dict[str, Any]) -> None:
         if self.progress is not None:
-            self.progress(event, info)
+            self.progress(event, {**info, "sweep": self._step} if self._step else info)
 
 
 def fresh_folder(name: str, root: str | os.PathLike[str] | None = None) -> Path:
@@ -534,11 +535,13 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
         capture.autotuned[name] = capture.autotuned.get(name, 0) + 1
         index = self.configs.index(config)
         capture._cheap = capture.configs is None or index not in capture.configs
+        kind = "record only" if capture._cheap else "with passes"
+        capture._step = f"config {index + 1}/{len(self.configs)} ({kind})"
         seen = len(capture.launches)
         try:
             self.fn.run(*args, **meta, **config.all_kwargs())  # taken over: compiled only
         finally:
-            capture._cheap = False
+            capture._cheap, capture._step = False, ""
         _note_config(capture, name, index, config, capture.launches[seen:])
         return [float(index)]
 

@@ -11,10 +11,11 @@ configs asked for) holds the dumps and lists the whole sweep under `extra.autotu
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +96,40 @@ def _kernel_of(run: Run, how: Mapping[str, Any]) -> Any:
         )
     from ascend_ir_lab.toolchains.ttir_stage import load_kernel
 
-    return load_kernel(str(spec))
+    with _autotune_defined_offline():
+        fn = load_kernel(str(spec))
+    return jit_function(fn)
+
+
+def jit_function(fn: Any) -> Any:
+    """The @triton.jit function under @triton.autotune / @triton.heuristics wrappers."""
+    while not hasattr(fn, "params") and hasattr(fn, "fn"):
+        fn = fn.fn
+    return fn
+
+
+@contextlib.contextmanager
+def _autotune_defined_offline() -> Iterator[None]:
+    """Defining an autotuned kernel asks the driver for a benchmarker; with no NPU there is
+    none, and the kernel is only compiled here."""
+    from triton.runtime.autotuner import Autotuner
+
+    from ascend_ir_lab.toolchains.launch import _no_device_to_time, npu_available
+
+    if npu_available():
+        yield
+        return
+    original = Autotuner.__init__
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs["do_bench"] = kwargs.get("do_bench") or _no_device_to_time
+        original(self, *args, **kwargs)
+
+    Autotuner.__init__ = init  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Autotuner.__init__ = original  # type: ignore[method-assign]
 
 
 def update_extra(run: Run, fields: Mapping[str, Any]) -> Run:

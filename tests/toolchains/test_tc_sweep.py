@@ -1,0 +1,84 @@
+"""Autotune sweeps with no NPU: every config a cheap record, the one that runs with passes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from ascend_ir_lab.cli import main
+from ascend_ir_lab.toolchains.run import Run
+
+KERNELS = Path(__file__).resolve().parent.parent / "kernels"
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Run], str, str]:
+    out = tmp_path_factory.mktemp("sweep") / "runs"
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(out), "--",
+         sys.executable, str(KERNELS / "autotuned.py")],
+        capture_output=True, text=True, check=False, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    names = json.loads((out / "collection.json").read_text())["runs"]
+    return [Run(out / n) for n in names], done.stdout, done.stderr
+
+
+def test_the_config_that_runs_holds_the_passes_and_lists_the_sweep(swept) -> None:  # type: ignore[no-untyped-def]
+    runs, _, _ = swept
+    assert len(runs) == 3
+    chosen, *others = runs
+    assert chosen.passes_captured and not any(r.passes_captured for r in others)
+    sweep = chosen.manifest["extra"]["autotune"]
+    assert [c["config"]["BLOCK"] for c in sweep["configs"]] == [256, 512, 1024]
+    assert sweep["chosen"] == 0 and sweep["timed"] is False and "none timed" in sweep["note"]
+    assert [c["passes_captured"] for c in sweep["configs"]] == [True, False, False]
+    assert [Path(c["run"]).name for c in sweep["configs"]] == [r.path.name for r in runs]
+    bishengir = [d for d in chosen.timeline.dumps if d.stage == "bishengir"]
+    assert len(bishengir) > 20
+    assert chosen.stage("bishengir")["log"].endswith(".log.zst")
+
+
+def test_records_are_cheap_and_keep_what_the_compile_made(swept) -> None:  # type: ignore[no-untyped-def]
+    runs, _, _ = swept
+    record = runs[1]
+    assert record.manifest["kernel"]["constexprs"] == {"BLOCK": 512}
+    assert record.stage("adapter")["made_by"] == "triton"
+    assert "--mlir-print-ir-after-all" not in record.stage("bishengir")["command"]
+    assert record.stage("bishengir")["seconds"] > 0 and record.status == "ir-complete-no-binary"
+    assert b"IR Dump" not in record.log("bishengir")
+
+
+def test_the_terminal_gets_the_table_and_progress_never_dumps(swept) -> None:  # type: ignore[no-untyped-def]
+    runs, out, err = swept
+    assert out.splitlines()[0] == "script done"  # the script's own output, then the table
+    assert out.splitlines()[1].split() == [
+        "kernel",
+        "target",
+        "status",
+        "compile",
+        "dumps",
+        "size",
+        "run",
+    ]
+    assert "passes (sweep of 3)" in out and out.count("record only") == 2
+    assert "config 2/3 (record only)" in err and "script done" in out
+    assert "IR Dump" not in out + err
+
+
+def test_capture_passes_turns_a_record_into_a_full_run(
+    swept, capsys: pytest.CaptureFixture[str]
+) -> None:  # type: ignore[no-untyped-def]
+    runs, _, _ = swept
+    record = runs[2]
+    assert main(["capture-passes", str(record.path)]) == 0
+    again = Run(record.path)
+    assert again.passes_captured and again.manifest["kernel"]["constexprs"] == {"BLOCK": 1024}
+    assert len([d for d in again.timeline.dumps if d.stage == "bishengir"]) > 20
+    assert "passes" in capsys.readouterr().out
+    assert again.capture().path == again.path  # already captured: nothing recompiled

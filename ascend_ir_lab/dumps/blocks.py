@@ -35,6 +35,7 @@ class BlockText:
         self._size = size
         self._load = load
         self._cache: OrderedDict[int, bytes] = OrderedDict()
+        self._hot: tuple[int, int, bytes] = (0, 0, b"")  # (start, end, text): last block used
         self.warnings: list[str] = []
 
     def __len__(self) -> int:
@@ -59,12 +60,18 @@ class BlockText:
                 self._cache.popitem(last=False)
         else:
             self._cache.move_to_end(k)
+        self._hot = (self._starts[k], self._starts[k] + len(data), data)
         return data
 
     def _which(self, pos: int) -> int:
         return max(0, bisect.bisect_right(self._starts, pos) - 1)
 
     def __getitem__(self, key: slice | int) -> Any:
+        if type(key) is slice and key.step is None:  # the reader's hot path: one block
+            base, end, blk = self._hot
+            a, b = key.start, key.stop
+            if a is not None and b is not None and base <= a <= b <= end:
+                return blk[a - base : b - base]
         if isinstance(key, int):
             pos = key + self._size if key < 0 else key
             if not 0 <= pos < self._size:
@@ -85,20 +92,34 @@ class BlockText:
         return parts[0] if len(parts) == 1 else b"".join(parts)
 
     def _span(self, start: int | None, end: int | None) -> tuple[int, int]:
-        s, e, _ = slice(start, end).indices(self._size)
+        size = self._size
+        if start is not None and end is not None and 0 <= start and 0 <= end <= size:
+            return start, end
+        s, e, _ = slice(start, end).indices(size)
         return s, e
 
     def find(self, sub: bytes, start: int | None = None, end: int | None = None) -> int:
         """Lowest index of `sub` in [start, end), or -1 (as bytes.find)."""
         s, e = self._span(start, end)
-        k, over = self._which(s), len(sub) - 1
-        while k < len(self._starts) and self._starts[k] < e:
-            base = self._starts[k]
-            lo = max(s, base)
-            hi = min(e, self._starts[k + 1] + over if k + 1 < len(self._starts) else e)
-            hit = self[lo:hi].find(sub)
+        base, stop, blk = self._hot
+        if base <= s < stop:
+            hit = blk.find(sub, s - base, min(e, stop) - base)
             if hit >= 0:
-                return lo + hit
+                return base + hit
+            if e <= stop:
+                return -1
+        k, over, count = self._which(s), len(sub) - 1, len(self._starts)
+        while k < count and self._starts[k] < e:
+            base, blk = self._starts[k], self._block(k)
+            hit = blk.find(sub, max(s - base, 0), min(e - base, len(blk)))
+            if hit >= 0:
+                return base + hit
+            if over and k + 1 < count and base + len(blk) < e:
+                tail = max(len(blk) - over, s - base, 0)
+                joined = blk[tail:] + self._block(k + 1)[:over]
+                hit = joined.find(sub, 0, e - base - tail)
+                if hit >= 0:
+                    return base + tail + hit
             k += 1
         return -1
 
@@ -107,16 +128,28 @@ class BlockText:
         s, e = self._span(start, end)
         if s > e:
             return -1
-        k, over = self._which(max(s, e - 1)), len(sub) - 1
-        while k >= 0 and e > s:
-            lo = max(s, self._starts[k] - over if k else 0)
-            hit = self[lo:e].rfind(sub)
+        base, stop, blk = self._hot
+        if base < e <= stop:
+            hit = blk.rfind(sub, max(s - base, 0), e - base)
             if hit >= 0:
-                return lo + hit
-            e = min(e, self._starts[k] + over)
-            if k == 0 or lo <= s:
-                break
-            k -= 1
+                return base + hit
+            if s >= base:
+                return -1
+        k, over, first = self._which(max(s, e - 1)), len(sub) - 1, True
+        while k >= 0:
+            base, blk = self._starts[k], self._block(k)
+            if not first and over:  # a match across this block's end starts latest
+                tail = max(len(blk) - over, s - base, 0)
+                joined = blk[tail:] + self._block(k + 1)[:over]
+                hit = joined.rfind(sub, 0, e - base - tail)
+                if hit >= 0:
+                    return base + tail + hit
+            hit = blk.rfind(sub, max(s - base, 0), max(0, min(e - base, len(blk))))
+            if hit >= 0:
+                return base + hit
+            if base <= s:
+                return -1
+            k, first = k - 1, False
         return -1
 
 

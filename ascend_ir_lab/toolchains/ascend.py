@@ -27,6 +27,10 @@ from ascend_ir_lab.toolchains.stages import add_ttir_stage, stage_record
 from ascend_ir_lab.toolchains.tools import bishengir_is_regbased, find_tool, versions
 
 HIVMC_MISSING = "Cannot find hivmc"
+RECORD_ONLY = (
+    "record only: ttir and adapter IR, as triton compiles them; capture the passes to run "
+    "bishengir-compile with every pass printed"
+)
 
 
 class StageFailedError(CompilerError):
@@ -67,9 +71,9 @@ def compile_kernel(
     complete module (needed by the pass-level reproducer). With `check`, a failing stage
     raises StageFailedError (which carries the Run); otherwise the Run says compile-error.
 
-    Without `dumps` the compile is a cheap record (as the user's code compiles: no pass
-    printed, triton's own .ttadapter kept, bishengir-compile timed); `capture_passes(run)`
-    recompiles it with every pass later.
+    Without `dumps` the compile is a cheap record (as the user's code compiles with no
+    CANN: no pass printed, triton's own .ttadapter kept, the bishengir-compile command kept
+    in `extra.planned_stages`, not run); `capture_passes(run)` recompiles it in full.
     """
     from ascend_ir_lab.toolchains.ttir_stage import parse_constexprs, parse_signature
 
@@ -244,6 +248,12 @@ def _bishengir_stage(
         "-o",
         str(binary),
     ]
+    if not writer.manifest["extra"].get("passes_captured", True):
+        # a cheap record compiles what triton-ascend compiles with no CANN (up to the
+        # adapter IR) and keeps the exact command of the step that capture-passes runs
+        writer.set_extra("mix_mode", mix_mode)
+        writer.set_extra("planned_stages", [{"name": "bishengir", "command": command}])
+        return writer.finish("ir-complete-no-binary", RECORD_ONLY)
     result = run_logged(command, log=writer.log_path("bishengir"), env=env, timeout=timeout)
     produced = _binary_output(binary)
     writer.add_stage(stage_record(writer, "bishengir", result, produced))

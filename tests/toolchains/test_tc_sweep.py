@@ -49,9 +49,13 @@ def test_records_are_cheap_and_keep_what_the_compile_made(swept) -> None:  # typ
     record = runs[1]
     assert record.manifest["kernel"]["constexprs"] == {"BLOCK": 512}
     assert record.stage("adapter")["made_by"] == "triton"
-    assert "--mlir-print-ir-after-all" not in record.stage("bishengir")["command"]
-    assert record.stage("bishengir")["seconds"] > 0 and record.status == "ir-complete-no-binary"
-    assert b"IR Dump" not in record.log("bishengir")
+    assert [s["name"] for s in record.stages] == ["ttir", "adapter"]
+    (planned,) = record.manifest["extra"]["planned_stages"]
+    assert planned["name"] == "bishengir" and "--mlir-print-ir-after-all" not in planned["command"]
+    assert record.stage("ttir")["seconds"] > 0 and record.status == "ir-complete-no-binary"
+    assert "record only" in record.manifest["status"]["text"]
+    assert b"IR Dump" not in record.log("ttir")
+    assert [d.stage for d in record.timeline.dumps] == ["ttir", "adapter"]  # the artifacts
 
 
 def test_the_terminal_gets_the_table_and_progress_never_dumps(swept) -> None:  # type: ignore[no-untyped-def]

@@ -53,25 +53,27 @@ def _command(args: argparse.Namespace) -> list[str]:
 
 def _capture(args: argparse.Namespace) -> int:
     from ascend_ir_lab.toolchains.collection import run_row, table_text
-    from ascend_ir_lab.toolchains.launch import npu_available
+    from ascend_ir_lab.toolchains.script_capture import capture_offline
 
-    if not npu_available():
-        from ascend_ir_lab.toolchains.script_capture import capture_offline
-
-        configs = [int(c) for c in args.configs.split(",")] if args.configs else None
-        runs = capture_offline(_command(args), args.out, configs=configs)
-        if not runs:
+    command = _command(args)
+    configs = [int(c) for c in args.configs.split(",")] if args.configs else None
+    script = len(command) > 1 and command[1].endswith(".py")  # `python -c ...`: its tool calls
+    offline = capture_offline(command, args.out, configs=configs) if script else None
+    if offline is not None:  # no NPU here: the launches were compiled offline
+        if not offline:
             print("the script launched no @triton.jit kernel")
             return 1
-        print(table_text(run_row(r) for r in runs))
+        print(table_text(run_row(r) for r in offline))
         return 0
     from ascend_ir_lab.toolchains.npu_script import capture_script
 
-    runs = capture_script(_command(args), args.out)
+    runs = capture_script(command, args.out)
     if not runs:
         print("no bishengir-compile call was recorded: the script compiled nothing (cached "
               "kernels are recompiled: TRITON_ALWAYS_COMPILE=1 is set)")  # fmt: skip
         return 1
+    for run in runs:
+        print(f"{run.path}: {run.manifest['status']['text']}")
     print(table_text(run_row(r) for r in runs))
     return 0
 

@@ -25,6 +25,7 @@ from ascend_ir_lab.toolchains.env import tool_env
 from ascend_ir_lab.toolchains.run import Run
 
 INDEX = "collection.json"
+NPU_HERE = 75  # the child's exit code when this host has an NPU: the script was not run
 
 
 def capture_offline(
@@ -33,9 +34,10 @@ def capture_offline(
     *,
     configs: Sequence[int] | None = None,
     timeout: float = 3600,
-) -> list[Run]:
+) -> list[Run] | None:
     """Run `command` (an interpreter, a script, its arguments) with its launches compiled
-    into Runs under `folder`; the Runs, in the order they were made."""
+    into Runs under `folder`; the Runs, in the order they were made. None when this host
+    has an NPU (nothing was run: the script's real compiles are the ones to record)."""
     if len(command) < 2:
         raise InputError("expected: ascend-ir-lab capture -- python your_script.py [args]")
     folder = Path(folder)
@@ -52,6 +54,8 @@ def capture_offline(
         raise InputError(f"{command[0]}: no such program") from None
     except subprocess.TimeoutExpired:
         raise CompilerError(list(command), -1, f"timed out after {timeout:.0f} s") from None
+    if result.returncode == NPU_HERE:
+        return None
     runs = collected(folder)
     if result.returncode != 0 and not runs:
         raise CompilerError(list(command), result.returncode, "the script failed", stage="script")
@@ -99,13 +103,15 @@ class TerminalProgress:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m ascend_ir_lab.toolchains.script_capture --out DIR -- script.py args`."""
-    from ascend_ir_lab.toolchains.launch import intercept_launches
+    from ascend_ir_lab.toolchains.launch import intercept_launches, npu_available
 
     parser = argparse.ArgumentParser(prog=f"python -m {__name__}")
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--configs", default=None)
     parser.add_argument("script", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
+    if npu_available():
+        return NPU_HERE
     script = args.script[1:] if args.script[:1] == ["--"] else args.script
     configs = [int(c) for c in args.configs.split(",")] if args.configs else None
     sys.argv = list(script)

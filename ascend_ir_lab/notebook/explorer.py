@@ -54,6 +54,10 @@ class RunView:
         path = Path(path).expanduser()
         if (path / MANIFEST).is_file():
             run = Run(path)
+            if not run.passes_captured:  # a cheap record: its passes are captured on opening
+                from ascend_ir_lab.notebook.progress import CompileProgress
+
+                run = run.capture(progress=CompileProgress())
             return cls(run.timeline, run=run, name=name)
         return cls(open_timeline(str(path)), name=name or path.name)
 

@@ -166,9 +166,12 @@ class IRLabMagics(Magics):  # type: ignore[misc]
                     file=sys.stderr,
                 )
             return None
-        for view in views[:-1]:
+        if len(views) > 1:
+            display(collection_table([view.run for view in views]))
+        full = [v for v in views if v.run is None or v.run.passes_captured]
+        for view in full[:-1]:
             display(view)
-        return views[-1]
+        return full[-1] if full else views[-1]
 
     @staticmethod
     def _args(magic: Any, line: str) -> Any:
@@ -285,6 +288,27 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         out = args.out or str(Path(view.run.path).parent / f"{view.name}-report.zip")
         report = view.report(out, which=args.which, against=against)
         return Markdown(report.markdown + f"\n\n*Bundle: `{report.zip_path}`*")
+
+
+def collection_table(runs: list[Any]) -> Table:
+    """The kernels one cell compiled: one row per Run; a record opens with `%ir_load PATH`
+    (its passes are captured then)."""
+    from ascend_ir_lab.toolchains.collection import human_size, run_row
+
+    rows = [run_row(r) for r in runs]
+    records = sum(1 for r in runs if not r.passes_captured)
+    title = f"{len(rows)} kernel compiles" + (
+        f"; {records} cheap records (autotune configs): open one with %ir_load PATH to "
+        "capture its passes"
+        if records
+        else ""
+    )
+    body = [
+        [r["name"], r["target"], r["status"], f"{r['compile_s']:.2f} s", r["dumps"],
+         human_size(r["size"]), r["path"]]
+        for r in rows
+    ]  # fmt: skip
+    return Table(title, ["kernel", "target", "status", "compile", "dumps", "size", "run"], body)
 
 
 def cache_table(entries: list[Any], limit: int) -> Table:

@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ascend_ir_lab.dumps import Timeline
 
-__version__ = "0.1.0"
+try:  # written by the build from labextension/package.json, the one version source
+    from ascend_ir_lab._version import __version__
+except ImportError:  # a source tree that was never built or installed
+    __version__ = "0+unknown"
 
 __all__ = ["__version__", "load_ipython_extension", "open_timeline"]
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ascend_ir_lab import __version__
 from ascend_ir_lab.errors import IRLabError
+from ascend_ir_lab.safe_text import for_terminal
 
 # Each module adds its subcommands through `register(subparsers)`; a module whose optional
 # dependencies are missing still registers, and fails with a clear message when used.
@@ -47,15 +50,62 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalText(streams[0]), TerminalText(streams[1])
     try:
         return int(args.handler(args) or 0)
     except IRLabError as exc:
-        print(f"ascend-ir-lab {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(args, str(exc))
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:
+        where = exc.filename or _input_of(args)
+        return _fail(args, f"{where}: {exc.strerror or exc}")
+    except MemoryError:
+        return _fail(args, f"{_input_of(args)}: too large to read into memory")
+    except RecursionError:
+        return _fail(args, f"{_input_of(args)}: nested too deeply to read")
+    except Exception as exc:  # noqa: BLE001 - the boundary: one line, never a traceback
+        return _fail(args, f"{_input_of(args)}: cannot be read ({type(exc).__name__}: {exc})")
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+        sys.stdout, sys.stderr = streams
+
+
+class TerminalText:
+    """A text stream that shows what it is given as text: terminal control sequences from
+    compiler output or a stranger's log dropped, bidi and invisible controls made visible.
+    `.trusted` is the stream itself, for colours the command adds to text already cleaned."""
+
+    def __init__(self, stream: Any) -> None:
+        self.trusted = getattr(stream, "trusted", stream)
+
+    def write(self, text: str) -> int:
+        """Write `text`, cleaned."""
+        self.trusted.write(for_terminal(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.trusted, name)
+
+
+def _input_of(args: argparse.Namespace) -> str:
+    """The path the command was reading (for the one line of a failure)."""
+    for name in ("path", "run", "kernel", "log", "script"):
+        value = getattr(args, name, None)
+        if isinstance(value, str):
+            return value
+    return "input"
+
+
+def _fail(args: argparse.Namespace, message: str) -> int:
+    """Print a failure as one error (its first line and the detail lines the error carries),
+    text from others shown as text; exit code 2."""
+    print(f"ascend-ir-lab {args.command}: error: {message}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

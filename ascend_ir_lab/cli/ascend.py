@@ -93,7 +93,8 @@ def _compile(args: argparse.Namespace) -> int:
         from ascend_ir_lab.cli.upstream import triton_compile
 
         return triton_compile(args)
-    from ascend_ir_lab.toolchains.ascend import StageFailedError, compile_kernel
+    from ascend_ir_lab.safe_text import for_terminal
+    from ascend_ir_lab.toolchains.ascend import RunInterrupted, StageFailedError, compile_kernel
 
     if not signature:
         from ascend_ir_lab.toolchains.triton_upstream import compile_spec
@@ -121,8 +122,11 @@ def _compile(args: argparse.Namespace) -> int:
             timeout=args.timeout,
         )
     except StageFailedError as exc:
-        print(f"ascend-ir-lab compile: error: {exc}", file=sys.stderr)
+        print(f"ascend-ir-lab compile: error: {for_terminal(str(exc))}", file=sys.stderr)
         return 1
+    except RunInterrupted as exc:
+        print(f"ascend-ir-lab compile: {for_terminal(str(exc))}", file=sys.stderr)
+        return 130
     if args.json:
         print(json.dumps(run.manifest, indent=2))
         return 0

@@ -7,7 +7,6 @@ import argparse
 import difflib
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.analysis.align import counterpart
@@ -20,6 +19,8 @@ from ascend_ir_lab.analysis.search import search
 from ascend_ir_lab.analysis.sync import SyncOp, sync_lens
 from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.runs import inside, regular_file
+from ascend_ir_lab.safe_text import for_terminal
 
 PATH_HELP = "a log (.log/.txt/.gz), a --mlir-print-ir-tree-dir folder, a Triton cache/dump folder or a Run folder"
 WHICH_HELP = "a dump index, 'last', or a pass argument with an optional occurrence: 'cse#3'"
@@ -117,6 +118,11 @@ def _color_diff(lines: list[str]) -> list[str]:
         code = next((c for prefix, c in _DIFF_COLORS if line.startswith(prefix)), None)
         out.append(f"\x1b[{code}m{line}\x1b[0m" if code else line)
     return out
+
+
+def _trusted() -> Any:
+    """stdout for text already cleaned that carries the command's own colours."""
+    return getattr(sys.stdout, "trusted", sys.stdout)
 
 
 def _highlight_mlir(text: str) -> str:
@@ -217,7 +223,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     d = tl.select(args.which)
     lines = normalize_lines(tl.lines(d), _norm(args))
     text = "\n".join(lines) + ("\n" if lines else "")
-    sys.stdout.write(_highlight_mlir(text) if _colored(args) and d.family == "mlir" else text)
+    if _colored(args) and d.family == "mlir":
+        _trusted().write(_highlight_mlir(for_terminal(text)))
+    else:
+        sys.stdout.write(text)
     return 0
 
 
@@ -256,8 +265,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
             a_lines, b_lines, a_name=_name(a_tl, da), b_name=_name(b_tl, db), context=args.context
         )
     )
-    shown = _color_diff(out) if _colored(args) else out
-    sys.stdout.write("\n".join(shown) + ("\n" if shown else ""))
+    if _colored(args):
+        shown = _color_diff([for_terminal(line) for line in out])
+        _trusted().write("\n".join(shown) + ("\n" if shown else ""))
+    else:
+        sys.stdout.write("\n".join(out) + ("\n" if out else ""))
     if not out:
         print(f"identical: {_name(a_tl, da)} and {_name(b_tl, db)}", file=sys.stderr)
     return 1 if out and args.exit_code else 0
@@ -381,9 +393,9 @@ def cmd_source(args: argparse.Namespace) -> int:
 
 def _python_line(tl: Timeline, number: int) -> str:
     """The text of a line of the Run's kernel source ("" when there is none)."""
-    rel = ((tl.run or {}).get("kernel") or {}).get("source")
+    path = inside(tl.path, ((tl.run or {}).get("kernel") or {}).get("source"))
     try:
-        text = (Path(tl.path) / rel).read_text().splitlines() if rel else []
+        text = path.read_text(errors="replace").splitlines() if path and regular_file(path) else []
     except OSError:
         return ""
     return text[number - 1].strip() if 0 < number <= len(text) else ""

@@ -33,10 +33,10 @@ _MLIR_INTERNAL = re.compile(
     r"^// -----// (?P<owner>\S+) internal IR Dump (?P<phase>Before|After):? (?P<what>.*?)"
     r"(?: //----- //)?\s*$"
 )
-_LLVM = re.compile(
-    r"^; \*\*\* IR Dump (?P<phase>Before|After) (?P<name>.+?)"
-    r"(?: on (?P<on>.+?))?(?P<invalid> \(invalidated\))? \*\*\*\s*$"
-)
+# One greedy group, split with string search after: nested lazy groups here backtracked
+# quadratically over a long line (47 s for one 512 KB header).
+_LLVM = re.compile(r"^; \*\*\* IR Dump (?P<phase>Before|After) (?P<rest>.+) \*\*\*\s*$")
+_INVALIDATED = " (invalidated)"
 _LLVM_LEGACY = re.compile(
     r"^(?:# )?\*\*\* IR Dump (?P<phase>Before|After) (?P<name>.+?)"
     r"(?: \((?P<arg>[\w.<>,:-]*)\))?(?: on (?P<on>\S+))? \*\*\*:?\s*$"
@@ -82,9 +82,22 @@ def _parse_llvm(line: str) -> Header | None:
     m = _LLVM.match(line)
     if m is None:
         return None
+    name, on, invalid = _split_llvm(m["rest"])
     # "(invalidated)": the pass deleted or invalidated the unit; nothing follows the header.
-    options = "invalidated" if m["invalid"] else ""
-    return Header("llvm", m["phase"].lower(), m["name"], m["name"], options, _llvm_scope(m["on"]))
+    options = "invalidated" if invalid else ""
+    return Header("llvm", m["phase"].lower(), name, name, options, _llvm_scope(on))
+
+
+def _split_llvm(rest: str) -> tuple[str, str | None, bool]:
+    """'NAME[ on UNIT][ (invalidated)]' -> (NAME, UNIT, invalidated), the first ' on ' ending
+    the name, in linear time."""
+    at = rest.find(" on ", 1)
+    if at >= 0 and len(rest) > at + 4:
+        on = rest[at + 4 :]
+        invalid = on.endswith(_INVALIDATED) and len(on) > len(_INVALIDATED)
+        return rest[:at], on[: -len(_INVALIDATED)] if invalid else on, invalid
+    invalid = rest.endswith(_INVALIDATED) and len(rest) > len(_INVALIDATED)
+    return (rest[: -len(_INVALIDATED)] if invalid else rest), None, invalid
 
 
 def _parse_legacy(line: str) -> Header | None:

@@ -5,16 +5,25 @@ from __future__ import annotations
 import json
 import mmap
 import os
-import re
 from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.dumps.blocks import open_gzip, open_zstd
 from ascend_ir_lab.dumps.body import infer_scope
+from ascend_ir_lab.dumps.headers import MARKER
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.dumps.reader import LogIndex, index_log
 from ascend_ir_lab.dumps.timeline import Timeline
+from ascend_ir_lab.dumps.walk import TREE_FILE, WALK_MAX_ENTRIES, entries, walk_tree
 from ascend_ir_lab.errors import InputError, NoDumpsError
+from ascend_ir_lab.runs import (
+    STAGE_STATUS,
+    inside,
+    is_inside,
+    read_manifest,
+    refuse_special,
+    regular_file,
+)
 
 # Stage files Triton writes into a cache or dump folder, in pipeline order.
 STAGE_FILES = (
@@ -25,9 +34,9 @@ STAGE_FILES = (
     ("ptx", (".ptx",)),
     ("amdgcn", (".amdgcn",)),
 )
-_TREE_FILE = re.compile(r"^(?P<nums>\d+(?:_\d+)*)_(?P<arg>.+)\.mlir$")
 _MMAP_FROM = 32 << 20  # map files at least this large instead of reading them
 _COMPRESSED = {".gz": open_gzip, ".zst": open_zstd}
+_META_MAX_BYTES = 1 << 20
 
 
 def read_bytes(path: Path) -> bytes:
@@ -109,14 +118,16 @@ def open_timeline(path: str | os.PathLike[str], *, stage: str | None = None) -> 
     p = Path(path).expanduser()
     if p.name == "run.json":
         p = p.parent
+    refuse_special(p)
     if p.is_dir():
-        if (p / "run.json").is_file():
+        if (p / "run.json").exists() or (p / "run.json").is_symlink():
             return _open_run(p)
-        if _tree_files(p):
-            return _open_tree(p)
+        tree, skipped = walk_tree(p)
+        if tree:
+            return _open_tree(p, tree, skipped)
         if _stage_files(p):
             return _open_stage_folder(p)
-        kernels = [d for d in p.iterdir() if d.is_dir() and _stage_files(d)]
+        kernels = _kernel_folders(p)
         if kernels:
             newest = max(kernels, key=lambda d: d.stat().st_mtime)
             raise InputError(
@@ -126,19 +137,36 @@ def open_timeline(path: str | os.PathLike[str], *, stage: str | None = None) -> 
         raise InputError(
             f"{p}: a folder, but not a Run folder (run.json), an --mlir-print-ir-tree-dir "
             "folder or a Triton cache/dump folder (*.ttir, *.ttadapter, ...)"
+            + (f"; {skipped[-1]}" if skipped else "")
         )
     return read_log(p, stage=stage)
+
+
+def _kernel_folders(root: Path) -> list[Path]:
+    """The kernel folders of a Triton cache/dump root (one level down, links not followed)."""
+    found = []
+    for d in entries(root)[:WALK_MAX_ENTRIES]:
+        try:
+            if d.is_dir() and not d.is_symlink() and _stage_files(d):
+                found.append(d)
+        except OSError:
+            continue
+    return found
 
 
 def read_log(path: str | os.PathLike[str], *, stage: str | None = None) -> Timeline:
     """Read one log file (plain or .gz) into a Timeline."""
     p = Path(path).expanduser()
+    refuse_special(p)
     data = read_bytes(p)
     if not data:
         raise NoDumpsError(f"{p}: the file is empty")
-    if b"\0" in data[:8192]:
-        raise NoDumpsError(f"{p}: binary data, not a compiler log")
     b = _Builder()
+    if b"\0" in data[:8192]:
+        # a log with a few stray NUL bytes (a crashed writer, a padded tail) is still a log
+        if MARKER not in data:
+            raise NoDumpsError(f"{p}: binary data, not a compiler log")
+        b.warnings.append(f"{p}: holds NUL bytes; read as text around them")
     name = stage or _stage_of(p) or "log"
     idx = b.add_log(p, data, name)
     if not idx.dumps:
@@ -168,24 +196,22 @@ def _stage_of(p: Path) -> str | None:
     return None
 
 
-def _tree_files(folder: Path) -> list[Path]:
-    return [f for f in folder.rglob("*.mlir") if _TREE_FILE.match(f.name)]
-
-
-def _open_tree(folder: Path) -> Timeline:
-    files = _tree_files(folder)
+def _open_tree(folder: Path, files: list[Path], skipped: list[str]) -> Timeline:
 
     def key(f: Path) -> tuple[tuple[int, ...], str]:
-        m = _TREE_FILE.match(f.name)
+        m = TREE_FILE.match(f.name)
         assert m is not None
         return tuple(int(n) for n in m["nums"].split("_")), str(f)
 
     b = _Builder()
+    b.warnings.extend(skipped)
     for f in sorted(files, key=key):
-        data = read_bytes(f)
+        data = _member(b, f)
+        if data is None:
+            continue
         idx = b.add_log(f, data, "tree")
         if not idx.dumps and data.strip():
-            m = _TREE_FILE.match(f.name)
+            m = TREE_FILE.match(f.name)
             d = b.dumps[-1] if False else b.add_artifact(f, data, "tree")
             d.arg = m["arg"] if m else f.stem
             d.pass_name, d.phase = d.arg, "after"
@@ -194,10 +220,20 @@ def _open_tree(folder: Path) -> Timeline:
     return b.timeline(title=folder.name, path=folder)
 
 
+def _member(b: _Builder, f: Path) -> bytes | None:
+    """The bytes of one file of a folder being read; a file that cannot be read is skipped
+    with a warning rather than failing the whole folder."""
+    try:
+        return read_bytes(f)
+    except InputError as exc:
+        b.warnings.append(f"{exc}; skipped")
+        return None
+
+
 def _stage_files(folder: Path) -> list[tuple[str, Path]]:
     found = []
-    for f in sorted(folder.iterdir()):
-        stage = _stage_of(f) if f.is_file() else None
+    for f in entries(folder)[:WALK_MAX_ENTRIES]:
+        stage = _stage_of(f) if f.is_file() and is_inside(folder, f) else None
         if stage is not None:
             found.append((stage, f))
     order = [s for s, _ in STAGE_FILES]
@@ -207,8 +243,10 @@ def _stage_files(folder: Path) -> list[tuple[str, Path]]:
 def _open_stage_folder(folder: Path) -> Timeline:
     b = _Builder()
     for stage, f in _stage_files(folder):
-        data = read_bytes(f)
-        if b"IR Dump" in data:
+        data = _member(b, f)
+        if data is None:
+            continue
+        if MARKER in data:
             b.add_log(f, data, stage)
         else:
             b.add_artifact(f, data, stage)
@@ -221,11 +259,13 @@ def _open_stage_folder(folder: Path) -> Timeline:
 
 def _triton_metadata(folder: Path) -> dict[str, Any]:
     for f in sorted(folder.glob("*.json")):
-        if f.name.startswith("__grp__"):
+        if f.name.startswith("__grp__") or not (regular_file(f) and is_inside(folder, f)):
             continue
         try:
+            if f.stat().st_size > _META_MAX_BYTES:
+                continue
             meta = json.loads(f.read_text())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             continue
         if isinstance(meta, dict) and "name" in meta:
             return meta
@@ -233,15 +273,13 @@ def _triton_metadata(folder: Path) -> dict[str, Any]:
 
 
 def _open_run(folder: Path) -> Timeline:
-    try:
-        run = json.loads((folder / "run.json").read_text())
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{folder / 'run.json'}: unreadable Run manifest: {exc}") from None
+    run, warnings = read_manifest(folder)
     b = _Builder()
+    b.warnings.extend(warnings)
     for stage in run.get("stages", []):
         _add_run_stage(b, folder, stage)
     if not b.dumps:
-        status = run.get("status", {}).get("text", "")
+        status = (run.get("status") or {}).get("text", "")
         raise NoDumpsError(
             f"{folder}: the Run holds no IR yet" + (f" ({status})" if status else "")
         )
@@ -251,19 +289,41 @@ def _open_run(folder: Path) -> Timeline:
     return b.timeline(title=title, path=folder, run=run)
 
 
+def _run_file(b: _Builder, folder: Path, stage: str, what: str, rel: object) -> bytes | None:
+    """The bytes of a file a Run's stage names: only a regular file inside the Run folder."""
+    if not rel:
+        return None
+    path = inside(folder, rel)
+    if path is None:
+        b.warnings.append(f"{folder}: stage {stage}: {what} {rel!r} is outside the Run; not read")
+        return None
+    if not path.exists():
+        if what == "log":
+            b.warnings.append(f"{folder}: stage {stage}: log {rel} is missing")
+        return None
+    if not regular_file(path):
+        b.warnings.append(f"{folder}: stage {stage}: {what} {rel} is not a regular file; not read")
+        return None
+    try:
+        return read_bytes(path)
+    except InputError as exc:
+        b.warnings.append(f"stage {stage}: {exc}; not read")
+        return None
+
+
 def _add_run_stage(b: _Builder, folder: Path, stage: dict[str, Any]) -> None:
     name = str(stage.get("name", "stage"))
     dumps: list[Dump] = []
-    if stage.get("log"):
-        log = folder / stage["log"]
-        if log.is_file() and log.stat().st_size:
-            dumps = b.add_log(log, read_bytes(log), name).dumps
-        elif not log.is_file():
-            b.warnings.append(f"{folder}: stage {name}: log {stage['log']} is missing")
-    artifact = folder / stage["artifact"] if stage.get("artifact") else None
-    if artifact is None or not artifact.is_file():
+    if stage.get("status") in STAGE_STATUS:
+        b.warnings.append(f"{folder}: stage {name} {stage['status']} (exit code "
+                          f"{stage.get('returncode')}): its log ends where the tool was stopped")  # fmt: skip
+    log = _run_file(b, folder, name, "log", stage.get("log"))
+    if log:
+        dumps = b.add_log(folder / stage["log"], log, name).dumps
+    data = _run_file(b, folder, name, "artifact", stage.get("artifact"))
+    if data is None:
         return
-    data = read_bytes(artifact)
+    artifact = folder / stage["artifact"]
     # A before-only log never shows its last pass's output, and a stage's file may be in
     # another language than its dumps (PTX after LLVM passes): the stage file shows both.
     # Pipeliner-internal dumps are snapshots inside one pass, not pass outputs.

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.analysis.align import align
 from ascend_ir_lab.analysis.ops import Census
 from ascend_ir_lab.dumps import Timeline
+from ascend_ir_lab.runs import inside, regular_file
 
 __all__ = ["SYNC_OPS", "compare_barrier_all", "recorded_verdict", "sync_counts"]
 
@@ -45,15 +45,15 @@ def recorded_verdict(run: Any) -> dict[str, Any] | None:
     for key in ("sync_check", "verdict"):
         if isinstance(extra.get(key), dict):
             return dict(extra[key])
-    folders = [Path(run.path)] + (
-        [Path(extra["captured_from"])] if extra.get("captured_from") else []
+    folders = ["."] + (
+        [extra["captured_from"]] if isinstance(extra.get("captured_from"), str) else []
     )
     for folder in folders:
-        path = folder / "verdict.json"
-        if path.is_file():
+        path = inside(run.path, f"{folder}/verdict.json")  # only files inside the Run
+        if path is not None and regular_file(path):
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError):
+            except (OSError, ValueError, RecursionError):
                 continue
             if isinstance(data, dict):
                 return data

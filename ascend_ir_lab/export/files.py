@@ -17,25 +17,43 @@ from ascend_ir_lab.dumps import Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.export.html import render_html
 from ascend_ir_lab.export.payload import build_payload
+from ascend_ir_lab.runs import inside, regular_file
 
-__all__ = ["payload_of", "read_notes", "save_html", "timeline_of"]
+__all__ = ["notes_or_warning", "payload_of", "read_notes", "save_html", "timeline_of"]
 
 NOTES_FILE = "notes.json"
 
 
 def read_notes(folder: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The notes of a Run folder's notes.json ([] when there is none)."""
-    path = Path(folder) / NOTES_FILE
-    if not path.is_file():
+    path = inside(folder, NOTES_FILE)
+    if path is None or not regular_file(path):
         return []
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_bytes().decode("utf-8"), parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from exc
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise InputError(f"{path}: not readable notes: {type(exc).__name__}") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     notes = data.get("notes") if isinstance(data, dict) else data
     if not isinstance(notes, list) or not all(isinstance(n, dict) for n in notes):
         raise InputError(f'{path}: expected a list of notes (or {{"notes": [...]}})')
     return notes
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+def notes_or_warning(folder: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The notes of notes.json, or none and a warning when the file is broken: a broken
+    notes file never keeps a page or a report from being made."""
+    try:
+        return read_notes(folder), []
+    except InputError as exc:
+        return [], [f"{exc}; the notes are left out"]
 
 
 def timeline_of(source: Any) -> Timeline:
@@ -56,6 +74,9 @@ def _clean_notes(
 ) -> tuple[list[dict[str, Any]], list[str]]:
     kept, warnings = [], []
     for k, note in enumerate(notes):
+        if not isinstance(note, Mapping):
+            warnings.append(f"note {k + 1} dropped: not an object")
+            continue
         dump = note.get("dump")
         if (
             not isinstance(dump, int)
@@ -79,11 +100,12 @@ def payload_of(
 ) -> dict[str, Any]:
     """The payload of `source` (see timeline_of), with `notes` or else the Run's notes.json."""
     tl = timeline_of(source)
+    broken: list[str] = []
     if notes is None:
-        notes = read_notes(tl.path) if tl.run is not None and tl.path else []
+        notes, broken = notes_or_warning(tl.path) if tl.run is not None and tl.path else ([], [])
     kept, dropped = _clean_notes(notes, len(tl.dumps))
     payload = build_payload(tl, title=title, notes=kept)
-    payload["warnings"] = [*payload["warnings"], *dropped]
+    payload["warnings"] = [*payload["warnings"], *broken, *dropped]
     return payload
 
 

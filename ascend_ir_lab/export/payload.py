@@ -121,15 +121,14 @@ def _ms(seconds: float | None) -> float | None:
 
 def _run_source(tl: Timeline) -> dict[str, Any]:
     """The kernel source a Run folder carries, if any."""
-    from pathlib import Path
+    from ascend_ir_lab.runs import inside, regular_file
 
     kernel = (tl.run or {}).get("kernel") or {}
-    rel = kernel.get("source")
-    if not rel or not tl.path:
+    path = inside(tl.path, kernel.get("source")) if tl.path else None
+    if path is None or not regular_file(path):
         return {}
-    path = Path(tl.path) / rel
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8", "replace")
     except OSError:
         return {}
     return {

@@ -27,6 +27,8 @@ from ascend_ir_lab.export.barrier import compare_barrier_all, recorded_verdict
 from ascend_ir_lab.export.files import payload_of
 from ascend_ir_lab.export.html import render_html
 from ascend_ir_lab.export.report_md import branch_style, kernel_reproducer, summary_markdown
+from ascend_ir_lab.runs import Run, inside, is_cache_entry, regular_file, safe_arcname
+from ascend_ir_lab.runs.paths import files_inside
 
 __all__ = ["Report", "make_report"]
 
@@ -47,8 +49,6 @@ class Report:
 
 
 def _as_run(run: Any) -> Any:
-    from ascend_ir_lab.toolchains.run import Run
-
     if isinstance(run, Run):
         return run
     if isinstance(run, str | os.PathLike):
@@ -59,15 +59,16 @@ def _as_run(run: Any) -> Any:
 
 
 def cache_folder(run: Any) -> Path | None:
-    """The Triton cache folder of the kernel, when the Run recorded one that still exists."""
+    """The Triton cache entry of the kernel the Run recorded: only a folder inside the Run
+    that holds one kernel's cache files (anything else a manifest names is not attached)."""
     extra = run.manifest.get("extra") or {}
-    candidates = [str(extra[k]) for k in CACHE_KEYS if isinstance(extra.get(k), str)]
-    if extra.get("captured_from"):
-        candidates.append(str(Path(extra["captured_from"]) / "triton-cache"))
-    candidates.append(str(run.path / "cache"))
+    candidates: list[object] = [extra.get(k) for k in CACHE_KEYS]
+    if isinstance(extra.get("captured_from"), str):
+        candidates.append(f"{extra['captured_from']}/triton-cache")
+    candidates.append("cache")
     for c in candidates:
-        path = Path(c) if Path(c).is_absolute() else run.path / c
-        if path.is_dir():
+        path = inside(run.path, c)
+        if path is not None and is_cache_entry(path):
             return path
     return None
 
@@ -75,13 +76,9 @@ def cache_folder(run: Any) -> Path | None:
 def environment(run: Any, barrier: Any | None, host: dict[str, Any]) -> dict[str, Any]:
     """Versions as recorded by the Run, and as found on this host now; NPU, branch style."""
     versions = dict(run.manifest.get("versions") or {})
-    names = (
-        [p.name for p in (run.path / "artifacts").rglob("*") if p.is_file()]
-        if (run.path / "artifacts").is_dir()
-        else []
-    )
+    names = [p.name for p in _files(run, "artifacts")]
     cache = cache_folder(run)
-    names += [p.name for p in cache.rglob("*")] if cache else []
+    names += [p.name for p in files_inside(cache, run.path)] if cache else []
     return {
         "target": run.manifest.get("target"),
         "cann": versions.get("cann") or (host.get("versions") or {}).get("cann"),
@@ -117,23 +114,30 @@ def _pass_reproducer(run: Any, which: str | int, folder: Path) -> dict[str, Any]
     }  # fmt: skip
 
 
-def _add_tree(zf: zipfile.ZipFile, folder: Path, arc: str) -> list[str]:
+def _files(run: Any, relative: str) -> list[Path]:
+    folder = inside(run.path, relative)
+    return list(files_inside(folder, run.path)) if folder is not None and folder.is_dir() else []
+
+
+def _add_tree(zf: zipfile.ZipFile, folder: Path, arc: str, root: Path | None = None) -> list[str]:
+    """Every regular file under `folder` (inside `root`), symlinks not followed."""
     added = []
-    for p in sorted(folder.rglob("*")):
-        if p.is_file():
-            name = f"{arc}/{p.relative_to(folder).as_posix()}"
-            zf.write(p, name)
-            added.append(name)
+    for p in files_inside(folder, root or folder):
+        name = safe_arcname(f"{arc}/{p.relative_to(folder).as_posix()}")
+        zf.write(p, name)
+        added.append(name)
     return added
 
 
 def _stage_logs(run: Any) -> list[tuple[Path, str]]:
     """(stored log, name in the bundle): a Run's compressed logs go in as plain text."""
-    return [
-        (run.path / s["log"], str(s["log"]).removesuffix(".zst"))
-        for s in run.stages
-        if s.get("log") and (run.path / s["log"]).is_file()
-    ]
+    logs = []
+    for s in run.stages:
+        path = inside(run.path, s.get("log"))
+        if path is not None and not path.is_symlink() and regular_file(path):
+            name = safe_arcname(path.relative_to(run.path).as_posix()).removesuffix(".zst")
+            logs.append((path, name))
+    return logs
 
 
 def _add_log(zf: zipfile.ZipFile, path: Path, name: str) -> None:
@@ -171,7 +175,16 @@ def make_report(
         zip_path = zip_path.with_name(zip_path.name + ".zip")
     zip_path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-report-") as tmp:
-        return _make(run, barrier, which, zip_path, Path(tmp), notes, host)
+        # built beside and renamed into place: a failure leaves no partial zip behind
+        partial = zip_path.with_name(f".{zip_path.name}.{os.getpid()}.partial")
+        try:
+            report = _make(run, barrier, which, partial, Path(tmp), notes, host)
+            os.replace(partial, zip_path)
+        finally:
+            partial.unlink(missing_ok=True)
+        md_path = zip_path.with_suffix(".md")
+        md_path.write_text(report.markdown, encoding="utf-8")
+        return Report(zip_path, md_path, report.markdown, report.facts)
 
 
 def _make(
@@ -197,12 +210,11 @@ def _make(
     facts["cache_folder"] = str(cache) if cache else None
     files = _write_zip(zip_path, run, barrier, work, cache, payload, facts)
     facts["files"] = files
+    facts["cache_files"] = sum(1 for f in files if f.startswith("cache/"))
     markdown = summary_markdown(facts, kernel_reproducer(run))
     with zipfile.ZipFile(zip_path, "a", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("README.md", markdown)
-    md_path = zip_path.with_suffix(".md")
-    md_path.write_text(markdown, encoding="utf-8")
-    return Report(zip_path, md_path, markdown, facts)
+    return Report(zip_path, zip_path.with_suffix(".md"), markdown, facts)
 
 
 def _write_zip(
@@ -222,10 +234,10 @@ def _write_zip(
         for path, rel in _stage_logs(run):
             _add_log(zf, path, f"logs/{rel}")
             files.append(f"logs/{rel}")
-        if (run.path / "artifacts").is_dir():
-            files += _add_tree(zf, run.path / "artifacts", "ir")
+        if (run.path / "artifacts").is_dir() and inside(run.path, "artifacts"):
+            files += _add_tree(zf, run.path / "artifacts", "ir", run.path)
         if cache is not None:
-            files += _add_tree(zf, cache, "cache")
+            files += _add_tree(zf, cache, "cache", run.path)
         put("run/run.json", json.dumps(run.manifest, indent=2, ensure_ascii=False) + "\n")
         put("notes.json", json.dumps(payload["notes"], indent=2, ensure_ascii=False) + "\n")
         put(

@@ -6,6 +6,9 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from ascend_ir_lab.runs import inside, regular_file
+from ascend_ir_lab.safe_text import for_terminal, markdown_code, markdown_fenced, markdown_text
+
 __all__ = ["TRACKERS", "branch_style", "kernel_reproducer", "summary_markdown"]
 
 TRACKERS = {
@@ -29,21 +32,22 @@ def kernel_reproducer(run: Any) -> str:
     """The kernel's source with how it was compiled (signature, constexprs, launch) appended."""
     manifest = run.manifest
     kernel = manifest.get("kernel") or {}
-    source_rel = kernel.get("source")
+    path = inside(run.path, kernel.get("source"))
     source = ""
-    if source_rel and (run.path / source_rel).is_file():
-        source = (run.path / source_rel).read_text(encoding="utf-8", errors="replace")
-    name = kernel.get("name") or "kernel"
+    if path is not None and regular_file(path):
+        source = path.read_text(encoding="utf-8", errors="replace")
+    name = _one_line(kernel.get("name") or "kernel")
     sig = kernel.get("signature") or {}
     consts = kernel.get("constexprs") or {}
     launch = (manifest.get("extra") or {}).get("launch")
-    sig_arg = ",".join(f"{k}={v}" for k, v in sig.items())
-    const_args = " ".join(f"--constexpr={k}={v}" for k, v in consts.items())
+    sig_arg = _one_line(",".join(f"{k}={v}" for k, v in sig.items()))
+    const_args = _one_line(" ".join(f"--constexpr={k}={v}" for k, v in consts.items()))
+    target = _one_line(str(manifest.get("target")))
     barrier = " --barrier-all" if (manifest.get("extra") or {}).get("barrier_all") else ""
     tail = [
         "",
         "# ---- ascend-ir-lab: how this kernel was compiled (from run.json) ----",
-        f"# target: {manifest.get('target')}   status: {(manifest.get('status') or {}).get('code')}",
+        f"# target: {target}   status: {_one_line(str((manifest.get('status') or {}).get('code')))}",
         f"SIGNATURE = {json.dumps(sig)}",
         f"CONSTEXPRS = {json.dumps(consts)}",
     ]
@@ -52,12 +56,17 @@ def kernel_reproducer(run: Any) -> str:
     tail += [
         "# Recompile offline, every IR of every pass:",
         f"#   ascend-ir-lab compile kernel.py::{name} --signature '{sig_arg}' {const_args}"
-        f" --target {manifest.get('target')} --module-scope{barrier}",
+        f" --target {target} --module-scope{barrier}",
         "",
     ]
     return (
         source.rstrip("\n") + "\n" if source else f"# (the Run kept no source for {name})\n"
     ) + "\n".join(tail)
+
+
+def _one_line(text: str) -> str:
+    """Text safe inside a one-line Python comment of the reproducer (no line breaks)."""
+    return " ".join(for_terminal(str(text)).split())
 
 
 def _env_rows(env: dict[str, Any]) -> list[str]:
@@ -73,7 +82,7 @@ def _env_rows(env: dict[str, Any]) -> list[str]:
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return markdown_text(text)
 
 
 def _barrier_section(cmp: dict[str, Any] | None, verdict: dict[str, Any] | None) -> list[str]:
@@ -82,14 +91,15 @@ def _barrier_section(cmp: dict[str, Any] | None, verdict: dict[str, Any] | None)
         out.append("No barrier-all Run was given (`--against`); compile one with "
                    "`ascend-ir-lab compile ... --barrier-all` and report again.")  # fmt: skip
         if verdict:
-            out.append(f"NPU check recorded: **{verdict.get('verdict')}**: {verdict.get('text')}")
+            out.append(f"NPU check recorded: **{markdown_text(str(verdict.get('verdict')))}**: "
+                       f"{markdown_text(str(verdict.get('text')))}")  # fmt: skip
         return [*out, ""]
     out += [f"**{cmp['outcome']}**", "", "| | fine-grained | barrier-all |", "|---|---|---|",
             f"| status | {cmp['fine']['status']} | {cmp['barrier_all']['status']} |"]  # fmt: skip
     ops = sorted(set(cmp["fine"]["sync_ops"]) | set(cmp["barrier_all"]["sync_ops"]))
     for op in ops:
         out.append(
-            f"| {op} | {cmp['fine']['sync_ops'].get(op, 0)} | {cmp['barrier_all']['sync_ops'].get(op, 0)} |"
+            f"| {markdown_text(op)} | {cmp['fine']['sync_ops'].get(op, 0)} | {cmp['barrier_all']['sync_ops'].get(op, 0)} |"
         )
     out.append("")
     first = cmp.get("first_divergence")
@@ -97,10 +107,13 @@ def _barrier_section(cmp: dict[str, Any] | None, verdict: dict[str, Any] | None)
         f"{cmp['aligned_passes']} passes aligned, {cmp['differing_passes']} print different IR."
     )
     if first:
-        out.append(f"First divergence: `{first['pass']}` ({first['stage']}, fine dump "
+        out.append(f"First divergence: {markdown_code(first['pass'])} "
+                   f"({markdown_text(first['stage'])}, fine dump "
                    f"{first['fine_dump']}, barrier-all dump {first['barrier_all_dump']}).")  # fmt: skip
     if cmp["substituted"]:
-        out.append("Substituted passes: " + ", ".join(f"`{s}`" for s in cmp["substituted"]) + ".")
+        out.append(
+            "Substituted passes: " + ", ".join(markdown_code(s) for s in cmp["substituted"]) + "."
+        )
     return [*out, ""]
 
 
@@ -113,14 +126,15 @@ def _repro_section(facts: dict[str, Any], kernel: str) -> list[str]:
         else ""
     )
     out = ["## Minimal reproducer", "", "<details><summary>kernel.py (source, signature, constexprs)</summary>",
-           "", "```python", shown + more, "```", "</details>", ""]  # fmt: skip
+           "", markdown_fenced(shown + more, "python"), "</details>", ""]  # fmt: skip
     rep = facts.get("pass_reproducer")
     if rep and "error" in rep:
-        out += [f"Pass-level reproducer: not made: {rep['error']}", ""]
+        out += [f"Pass-level reproducer: not made: {markdown_text(rep['error'])}", ""]
     elif rep:
-        out += [f"Pass-level reproducer for `{rep['pass']}` (dump {rep['dump']}, {rep['scope']}), "
-                f"files in `repro/pass/`:", "", "```sh", rep["command"], "```",
-                f"Re-run here: {rep['summary']}.", ""]  # fmt: skip
+        out += [f"Pass-level reproducer for {markdown_code(rep['pass'])} (dump {rep['dump']}, "
+                f"{markdown_text(rep['scope'])}), files in `repro/pass/`:", "",
+                markdown_fenced(rep["command"], "sh"),
+                f"Re-run here: {markdown_text(rep['summary'])}.", ""]  # fmt: skip
     return out
 
 
@@ -129,8 +143,9 @@ def summary_markdown(facts: dict[str, Any], kernel: str) -> str:
     run = facts["run"]
     status = run.get("status") or {}
     kname = (run.get("kernel") or {}).get("name") or run["name"]
-    out = [f"# {kname}: {status.get('text') or status.get('code')} ({run.get('target')})", "",
-           f"Run `{run['name']}`, status `{status.get('code')}`. Made with ascend-ir-lab; the "
+    heading = f"{kname}: {status.get('text') or status.get('code')} ({run.get('target')})"
+    out = [f"# {markdown_text(heading)}", "",
+           f"Run {markdown_code(run['name'])}, status {markdown_code(str(status.get('code')))}. Made with ascend-ir-lab; the "
            "attached zip holds everything below. File at "
            + " or ".join(f"[{k}]({v})" for k, v in TRACKERS.items()) + ".", "",
            "## Environment", "", *_env_rows(facts["environment"]), ""]  # fmt: skip
@@ -139,12 +154,13 @@ def summary_markdown(facts: dict[str, Any], kernel: str) -> str:
     notes = facts.get("notes") or []
     out += ["## Notes", ""]
     out += [f"- pass #{n['dump']}" + ("" if n.get("line") is None else f", line {n['line'] + 1}")
-            + f": {n['text']}" for n in notes] or ["(none)"]  # fmt: skip
+            + f": {markdown_text(n['text'])}" for n in notes] or ["(none)"]  # fmt: skip
     cache = facts.get("cache_folder")
     out += ["", "## Attached", "",
             "- `logs/`: the full compiler logs (every IR of every pass)",
             "- `ir/`: the IR files the Run kept (ttir, ttadapter / bcmlir, bishengir input)",
-            f"- `cache/`: the kernel's Triton cache folder ({cache})" if cache else
+            f"- `cache/`: the kernel's Triton cache entry {markdown_code(cache)}, "
+            f"{facts.get('cache_files', 0)} files: check it holds nothing private" if cache else
             "- no Triton cache folder was recorded by this Run; `ir/` holds its IR files",
             "- `timeline.html`: every pass, offline, opens from disk",
             "- `environment.json`, `run/run.json`, `notes.json`"

@@ -23,6 +23,7 @@ from ascend_ir_lab.notebook.explorer import RunView
 from ascend_ir_lab.notebook.progress import CompileProgress
 from ascend_ir_lab.notebook.resolve import Session
 from ascend_ir_lab.notebook.text import ErrorPanel, Table
+from ascend_ir_lab.runs import safe_name
 
 __all__ = ["IRLabMagics", "load_ipython_extension"]
 
@@ -285,7 +286,8 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         against = self.session.run(args.against) if args.against else None
         if args.against and against is None:
             raise InputError(f"no Run named {args.against!r}")
-        out = args.out or str(Path(view.run.path).parent / f"{view.name}-report.zip")
+        # the default name comes from the safe form of the Run's name: it never leaves the folder
+        out = args.out or str(Path(view.run.path).parent / f"{safe_name(view.name)}-report.zip")
         report = view.report(out, which=args.which, against=against)
         return Markdown(report.markdown + f"\n\n*Bundle: `{report.zip_path}`*")
 

@@ -18,13 +18,24 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.dumps.blocks import stored_log
-from ascend_ir_lab.errors import CompilerError, InputError
+from ascend_ir_lab.errors import CompilerError, InputError, IRLabError
 from ascend_ir_lab.toolchains import ascend_options as opts_mod
 from ascend_ir_lab.toolchains.env import relevant_env, tool_env
-from ascend_ir_lab.toolchains.process import DEFAULT_TIMEOUT_S, ToolResult, run_logged
+from ascend_ir_lab.toolchains.process import (
+    DEFAULT_TIMEOUT_S,
+    ToolInterrupted,
+    ToolResult,
+    ToolTimeoutError,
+    run_logged,
+)
 from ascend_ir_lab.toolchains.run import Run, RunWriter
 from ascend_ir_lab.toolchains.stages import add_ttir_stage, stage_record
-from ascend_ir_lab.toolchains.tools import bishengir_is_regbased, find_tool, versions
+from ascend_ir_lab.toolchains.tools import (
+    bishengir_is_regbased,
+    find_tool,
+    query_budget,
+    versions,
+)
 
 HIVMC_MISSING = "Cannot find hivmc"
 RECORD_ONLY = (
@@ -37,10 +48,23 @@ class StageFailedError(CompilerError):
     """A stage of a compile failed; the Run (with the tool's full log) is in `.run`."""
 
     def __init__(self, result: ToolResult, stage: str, run: Run) -> None:
-        super().__init__(result.command, result.returncode, result.tail(40), stage=stage)
+        tail = result.tail(40)
+        if result.status == "timed-out":
+            tail = f"{result.status}: the whole process group was killed\n{tail}"
+        super().__init__(result.command, result.returncode, tail, stage=stage)
         self.run = run
         log = stored_log(result.log)
         self.args = (f"{self.args[0]}\n  full log: {log}\n  run: {run.path}",)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a compile: the Run, with the stopped stage and its log, is in `.run`."""
+
+    def __init__(self, run: Run, stage: str) -> None:
+        where = f" in stage {stage}" if stage else ""
+        super().__init__(f"interrupted{where}; the Run so far: {run.path}")
+        self.run = run
+        self.stage = stage
 
 
 def compile_kernel(
@@ -84,37 +108,79 @@ def compile_kernel(
     fn = _resolve(kernel)
     kernel_name = getattr(getattr(fn, "fn", fn), "__name__", "kernel")
     run_name = name or (kernel_name + ("-barrier-all" if barrier_all else ""))
-    writer = RunWriter.create(run_name, _manifest_head(fn, kernel_name, sig, consts, target), out)
+    with query_budget(timeout):
+        head = _manifest_head(fn, kernel_name, sig, consts, target)
+    writer = RunWriter.create(run_name, head, out)
+    try:
+        with query_budget(timeout):
+            return _stages(writer, fn, spec, sig, consts, target, options, npu_opts,
+                           barrier_all, bishengir_flags, module_scope, line_info, timeout, check,
+                           dumps)  # fmt: skip
+    except (ToolTimeoutError, ToolInterrupted) as exc:
+        return _stopped(writer, exc.result, check)
+    except KeyboardInterrupt:
+        raise RunInterrupted(writer.finish("interrupted"), "") from None
+    except IRLabError as exc:
+        if isinstance(exc, StageFailedError):
+            raise
+        run = writer.finish("compile-error", str(exc).splitlines()[0])
+        if check:
+            exc.run = run  # type: ignore[attr-defined]
+            raise
+        return run
+    finally:
+        writer.release()
+
+
+def _stages(
+    writer: RunWriter, fn: Any, spec: str | None, sig: dict[str, str], consts: dict[str, Any],
+    target: str, options: Mapping[str, Any] | None, npu_opts: Any, barrier_all: bool,
+    bishengir_flags: Sequence[str], module_scope: bool, line_info: bool, timeout: float,
+    check: bool, dumps: bool = True,
+) -> Run:  # fmt: skip
+    """The stages of compile_kernel, in order, into `writer`."""
     _write_source(writer, fn)
     env = tool_env({"TRITON_DISABLE_LINE_INFO": "0"} if line_info else None)
     writer.set("env", relevant_env(env))
     writer.set_extra("recompile", _recompile_record(fn, spec, locals()))
-    try:
-        writer.set_extra("passes_captured", dumps)
-        ttir = add_ttir_stage(writer, fn, spec, sig, consts, target, dict(options or {}), dumps)
-        if ttir is None:
-            return _fail(writer, "ttir", check)
-        if dumps or not _adapter_from_triton(writer, ttir, npu_opts, env):
-            adapter = _adapter_stage(writer, ttir, npu_opts, env, timeout, dumps)
-            if adapter.returncode != 0:
-                return _fail(writer, "adapter", check, adapter)
-        args = opts_mod.bishengir_args(npu_opts, target, env, regbased=bishengir_is_regbased())
-        if barrier_all:
-            args = opts_mod.with_barrier_all(args)
-        extra_flags = [
-            *(opts_mod.MODULE_SCOPE_FLAGS if module_scope and dumps else ()),
-            *(["--mlir-print-debuginfo"] if line_info and dumps else ()),
-            *bishengir_flags,
-        ]
-        if dumps:
-            extra_flags.insert(0, opts_mod.PRINT_AFTER_ALL)
-        writer.set_extra("module_scope", module_scope)
-        writer.set_extra("barrier_all", barrier_all)
-        writer.set_extra("line_info", line_info)
-        return _bishengir_stage(writer, args, extra_flags, env, timeout, check)
-    except KeyboardInterrupt:
-        writer.finish("interrupted")
-        raise
+    writer.set_extra("passes_captured", dumps)
+    ttir = add_ttir_stage(writer, fn, spec, sig, consts, target, dict(options or {}), dumps)
+    if ttir is None:
+        return _fail(writer, "ttir", check)
+    if dumps or not _adapter_from_triton(writer, ttir, npu_opts, env):
+        adapter = _adapter_stage(writer, ttir, npu_opts, env, timeout, dumps)
+        if adapter.returncode != 0:
+            return _fail(writer, "adapter", check, adapter)
+    args = opts_mod.bishengir_args(npu_opts, target, env, regbased=bishengir_is_regbased())
+    if barrier_all:
+        args = opts_mod.with_barrier_all(args)
+    extra_flags = [
+        *(opts_mod.MODULE_SCOPE_FLAGS if module_scope and dumps else ()),
+        *(["--mlir-print-debuginfo"] if line_info and dumps else ()),
+        *bishengir_flags,
+    ]
+    if dumps:
+        extra_flags.insert(0, opts_mod.PRINT_AFTER_ALL)
+    writer.set_extra("module_scope", module_scope)
+    writer.set_extra("barrier_all", barrier_all)
+    writer.set_extra("line_info", line_info)
+    return _bishengir_stage(writer, args, extra_flags, env, timeout, check)
+
+
+def _stopped(writer: RunWriter, result: ToolResult, check: bool) -> Run:
+    """Record a stage whose tool was stopped (timed out, interrupted): its exit code, how
+    it ended and its log, then finish the Run; raise with the Run as `check` and the kind
+    of stop say (Ctrl-C always raises RunInterrupted)."""
+    stage = Path(result.log).stem.split("-", 1)[-1]
+    writer.add_stage(stage_record(writer, stage, result, None, status=result.status))
+    seconds = f"{result.seconds:.1f} s"
+    if result.status == "interrupted":
+        run = writer.finish("interrupted", f"stage {stage} interrupted after {seconds}")
+        raise RunInterrupted(run, stage)
+    run = writer.finish("compile-error", f"stage {stage} timed out after {seconds}")
+    if check:
+        raise StageFailedError(result, stage, run)
+    return run
 
 
 _RECOMPILE_KEYS = ("target", "barrier_all", "bishengir_flags", "module_scope", "options")

@@ -31,7 +31,7 @@ from typing import Any
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.toolchains.env import debug_switches
 from ascend_ir_lab.toolchains.kernel_args import arg_type, launches_taken_over
-from ascend_ir_lab.toolchains.run import MANIFEST, Run, prepare_folder, safe_name
+from ascend_ir_lab.toolchains.run import MANIFEST, Run, prepare_folder, safe_name, write_manifest
 
 __all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available", "signature_from_call"]
 
@@ -373,9 +373,7 @@ def annotate_run(run: Run, fn: Any, launch: Mapping[str, Any]) -> Run:
             "file": filename,
             "first_line": first_line,
         }
-    tmp = run.path / (MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2, default=str) + "\n")
-    os.replace(tmp, run.path / MANIFEST)
+    write_manifest(run.path, manifest)
     return Run(run.path)
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
-import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ from ascend_ir_lab.toolchains.launch import (
     compile_watched,
     fresh_folder,
 )
-from ascend_ir_lab.toolchains.run import MANIFEST, Run
+from ascend_ir_lab.toolchains.run import Run, write_manifest
 
 __all__ = [
     "GPU_KERNEL",
@@ -259,9 +258,7 @@ def keep_cell_source(run: Run, fn: Any, target: str) -> Run:
         "file": filename,
         "first_line": first_line,
     }
-    tmp = run.path / (MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2, default=str) + "\n")
-    os.replace(tmp, run.path / MANIFEST)
+    write_manifest(run.path, manifest)
     return Run(run.path)
 
 

@@ -20,7 +20,12 @@ from ascend_ir_lab.dumps.blocks import stored_log
 from ascend_ir_lab.dumps.sources import read_bytes
 from ascend_ir_lab.errors import CompilerError, InputError, ToolNotFoundError
 from ascend_ir_lab.toolchains.env import relevant_env, tool_env
-from ascend_ir_lab.toolchains.process import DEFAULT_TIMEOUT_S, run_logged
+from ascend_ir_lab.toolchains.process import (
+    DEFAULT_TIMEOUT_S,
+    ToolInterrupted,
+    ToolTimeoutError,
+    run_logged,
+)
 from ascend_ir_lab.toolchains.run import Run, RunWriter
 from ascend_ir_lab.toolchains.tools import first_line, query
 from ascend_ir_lab.toolchains.upstream_timing import stage_timings
@@ -121,14 +126,20 @@ def run_opt(
     writer.set("env", relevant_env(env))
     writer.set_extra("input", source.name)
     writer.set_extra("timing", "on" if use_timing else ("not supported" if timing else "off"))
-    result = run_logged(
-        command,
-        log=writer.log_path(stage),
-        env=env,
-        timeout=timeout,
-        package=PACKAGES.get(stage, stage),
-    )
-    ok = result.returncode == 0 and output.is_file()
+    try:
+        result = run_logged(
+            command,
+            log=writer.log_path(stage),
+            env=env,
+            timeout=timeout,
+            package=PACKAGES.get(stage, stage),
+        )
+    except (ToolTimeoutError, ToolInterrupted) as exc:
+        result = exc.result  # recorded below, before anything is raised
+    except BaseException:
+        writer.release()
+        raise
+    ok = result.returncode == 0 and output.is_file() and result.status is None
     writer.add_stage(
         {
             "name": stage,
@@ -138,11 +149,16 @@ def run_opt(
             "returncode": result.returncode,
             "seconds": round(result.seconds, 4),
             "timings": stage_timings(result.log),
+            **({"status": result.status} if result.status else {}),
         }
     )
     if ok:
         return writer.finish("ok", "pipeline finished")
-    run = writer.finish("compile-error", f"{stage} exited with code {result.returncode}")
+    if result.status == "interrupted":
+        writer.finish("interrupted", f"{stage} interrupted")
+        raise KeyboardInterrupt
+    how = "timed out" if result.status else f"exited with code {result.returncode}"
+    run = writer.finish("compile-error", f"{stage} {how}")
     if check:
         raise CompilerError(
             result.command,

@@ -10,12 +10,14 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ascend_ir_lab.dumps.blocks import open_zstd, stored_log
 from ascend_ir_lab.errors import CompilerError, ToolNotFoundError
@@ -25,12 +27,14 @@ DEFAULT_TIMEOUT_S = 600.0
 
 @dataclass(frozen=True)
 class ToolResult:
-    """What one tool invocation did: its command, exit code and wall time."""
+    """What one tool invocation did: its command, exit code and wall time; `status` is
+    "timed-out" or "interrupted" when the tool was stopped before it ended."""
 
     command: list[str]
     returncode: int
     seconds: float
     log: Path
+    status: str | None = None
 
     def tail(self, lines: int = 20) -> str:
         """The last `lines` lines of the log (stdout and stderr, interleaved)."""
@@ -39,6 +43,25 @@ class ToolResult:
     def error(self, stage: str) -> CompilerError:
         """A CompilerError carrying this invocation's command, exit code and log tail."""
         return CompilerError(self.command, self.returncode, self.tail(40), stage=stage)
+
+
+class ToolTimeoutError(CompilerError):
+    """A tool ran past its timeout; its whole process group was killed. `.result` holds
+    what it did (status "timed-out", the log of what it printed so far)."""
+
+    def __init__(self, result: ToolResult, timeout: float) -> None:
+        msg = f"timed out after {timeout:g} s\n{log_tail(result.log, 30)}"
+        super().__init__(result.command, result.returncode, msg)
+        self.result = result
+        self.timeout = timeout
+
+
+class ToolInterrupted(KeyboardInterrupt):
+    """Ctrl-C while a tool ran; its process group was stopped. `.result` holds what it did."""
+
+    def __init__(self, result: ToolResult) -> None:
+        super().__init__(f"interrupted: {' '.join(result.command[:1])}")
+        self.result = result
 
 
 def log_tail(path: Path, lines: int = 20, max_bytes: int = 64 * 1024) -> str:
@@ -72,31 +95,81 @@ def run_logged(
 ) -> ToolResult:
     """Run `command` with stdout+stderr going, in order, to `log`; never raises on exit code.
 
-    A missing executable raises ToolNotFoundError naming `package`; a timeout raises
-    CompilerError (exit code -9) with what the tool printed so far.
+    The tool runs in its own process group. A missing executable raises ToolNotFoundError
+    naming `package`; a timeout kills the whole group and raises ToolTimeoutError (a
+    CompilerError, exit code -9) with what the tool printed so far; Ctrl-C stops the group
+    and raises ToolInterrupted (a KeyboardInterrupt). Both carry the stopped ToolResult.
     """
     argv = [str(part) for part in command]
     log.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     with open(log, "wb") as out:
         try:
-            proc = subprocess.run(
-                argv,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                env=dict(env),
-                cwd=cwd,
-                timeout=timeout,
-                check=False,
-            )
+            # its own process group: a timeout or Ctrl-C stops the tool and its children
+            proc = subprocess.Popen(
+                argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                env=dict(env), cwd=cwd, start_new_session=True,
+            )  # fmt: skip
         except FileNotFoundError as exc:
             raise ToolNotFoundError(argv[0], package) from exc
-        except subprocess.TimeoutExpired as exc:
+        try:
+            returncode = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
             out.flush()
-            msg = f"timed out after {timeout:g} s\n{log_tail(log, 30)}"
-            raise CompilerError(argv, -9, msg) from exc
-    return ToolResult(argv, proc.returncode, time.perf_counter() - start, log)
+            stopped = ToolResult(argv, -9, time.perf_counter() - start, log, "timed-out")
+            raise ToolTimeoutError(stopped, timeout) from None
+        except KeyboardInterrupt:
+            kill_group(proc, signal.SIGINT)
+            out.flush()
+            code = proc.returncode if proc.returncode is not None else -2
+            raise ToolInterrupted(
+                ToolResult(argv, code, time.perf_counter() - start, log, "interrupted")
+            ) from None
+    return ToolResult(argv, returncode, time.perf_counter() - start, log)
+
+
+def kill_group(proc: subprocess.Popen[Any], first: int = signal.SIGKILL) -> None:
+    """Stop `proc` and every process of its group: `first`, a short grace, then SIGKILL
+    (for the rest of the group too: the leader may be gone while its children still run)."""
+    _signal_group(proc, first)
+    if first != signal.SIGKILL:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=2)
+    _signal_group(proc, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=5)
+
+
+def _signal_group(proc: subprocess.Popen[Any], sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, sig)
+
+
+def run_query(
+    argv: Sequence[str], *, timeout: float, env: Mapping[str, str]
+) -> subprocess.CompletedProcess[str] | None:
+    """Run a short query (`tool --version`) with its output captured, in its own process
+    group, the whole group killed at `timeout`; None when it cannot run or times out."""
+    try:
+        proc = subprocess.Popen(
+            [str(a) for a in argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL, env=dict(env), text=True, errors="replace",
+            start_new_session=True,
+        )  # fmt: skip
+    except OSError:
+        return None
+    try:
+        out, err = proc.communicate(timeout=max(timeout, 0.01))
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        with contextlib.suppress(subprocess.TimeoutExpired, ValueError):
+            proc.communicate(timeout=5)
+        return None
+    except KeyboardInterrupt:
+        kill_group(proc, signal.SIGINT)
+        raise
+    return subprocess.CompletedProcess(list(argv), proc.returncode, out, err)
 
 
 @contextlib.contextmanager

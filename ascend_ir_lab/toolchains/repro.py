@@ -108,7 +108,7 @@ def make_reproducer(
             f"{run.path}: the bishengir Dumps are not complete modules; compile "
             "again with --module-scope to reproduce a pass"
         )
-    out = Path(folder) if folder else run.path / "repro" / safe_name(f"{dump.index}-{dump.label}")
+    out = Path(folder) if folder else run.file(f"repro/{safe_name(f'{dump.index}-{dump.label}')}")
     out.mkdir(parents=True, exist_ok=True)
     before, expected = out / "before.mlir", out / "expected.mlir"
     before.write_text(_before_text(run, tl, dump))
@@ -133,7 +133,7 @@ def _before_text(run: Run, tl: Any, dump: Any) -> str:
     source = run.manifest.get("extra", {}).get("stage_inputs", {}).get(dump.stage)
     if not source:
         raise InputError(f"{run.path}: no recorded input for stage {dump.stage!r}")
-    return (run.path / source).read_text()
+    return run.file(source).read_text(errors="replace")
 
 
 def run_reproducer(repro: Reproducer, *, timeout: float = 300.0) -> ReproResult:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.toolchains import timing
-from ascend_ir_lab.toolchains.process import ToolResult
+from ascend_ir_lab.toolchains.process import ToolInterrupted, ToolResult
 from ascend_ir_lab.toolchains.run import RunWriter
 
 
@@ -72,11 +73,16 @@ def add_ttir_stage(
 
     log = writer.log_path("ttir")
     out = writer.path / "artifacts"
-    result = run_ttir_stage(
-        fn, sig, consts, target=target, options=options, log=log, out_dir=out, dumps=dumps
-    )
     kernel_name = writer.manifest["kernel"]["name"]
     command = ttir_command(spec, writer, kernel_name, sig, consts, target, options)
+    start = time.perf_counter()
+    try:
+        result = run_ttir_stage(
+            fn, sig, consts, target=target, options=options, log=log, out_dir=out, dumps=dumps
+        )
+    except KeyboardInterrupt:
+        seconds = time.perf_counter() - start
+        raise ToolInterrupted(ToolResult(command, -2, seconds, log, "interrupted")) from None
     ok = result.ttir is not None
     tool = ToolResult(command, 0 if ok else 1, result.seconds, log)
     record = stage_record(writer, "ttir", tool, result.ttir, timings=ttir_timings(log))

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.metadata
 import importlib.util
 import os
 import shutil
-import subprocess
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from ascend_ir_lab.errors import ToolNotFoundError
+from ascend_ir_lab.toolchains.process import run_query
 
 # tool -> the pip package that ships it
 PACKAGES = {
@@ -63,22 +66,30 @@ def _dist_version(name: str) -> str | None:
         return None
 
 
+_deadline: list[float] = []  # monotonic times by which every query must have ended
+
+
+@contextlib.contextmanager
+def query_budget(seconds: float) -> Iterator[None]:
+    """Within the block, no tool query (`--version`, `--help`) runs past `seconds` from now:
+    a command's overall timeout bounds the queries made on its way."""
+    _deadline.append(time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _deadline.pop()
+
+
 def query(tool: str | os.PathLike[str], *args: str, timeout: float = 60) -> str | None:
     """What a quick query such as `tool --version` or `tool --help` prints (its stdout, else
-    its stderr), with the environment passed explicitly; None when the tool cannot run."""
-    try:
-        out = subprocess.run(
-            [str(tool), *args],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            env=dict(os.environ),
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout or out.stderr
+    its stderr), with the environment passed explicitly; None when the tool cannot run or
+    does not answer in time (its whole process group is then killed)."""
+    if _deadline:
+        timeout = min(timeout, min(_deadline) - time.monotonic())
+        if timeout <= 0:
+            return None
+    out = run_query([str(tool), *args], timeout=timeout, env=os.environ)
+    return None if out is None else (out.stdout or out.stderr)
 
 
 def first_line(text: str | None) -> str | None:

@@ -69,7 +69,7 @@ def test_bundle_holds_what_the_guide_asks_for(
     for part in ("## Environment", "| branch_style | release/3.2.2 (.ttadapter) |", "## Minimal reproducer",
                  "--pass-pipeline=builtin.module(func.func(hivm-graph-sync-solver))",
                  "## Does barrier-all change the outcome?", "| hivm.hir.set_flag |",
-                 "pass #5, line 4: set_flag <b>moves</b>", "gitcode.com/Ascend/AscendNPU-IR"):  # fmt: skip
+                 "pass #5, line 4: set_flag &lt;b&gt;moves&lt;/b&gt;", "gitcode.com/Ascend/AscendNPU-IR"):  # fmt: skip
         assert part in md, part
     page = zf.read("timeline.html").decode()
     assert '"packed":"gzip+base64"' in page and "set_flag \\u003cb\\u003emoves" in page

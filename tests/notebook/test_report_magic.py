@@ -9,6 +9,8 @@ import pytest
 
 pytest.importorskip("IPython")
 
+from nb_helpers import run_cell, shown  # noqa: E402
+
 from ascend_ir_lab.dumps import open_timeline  # noqa: E402
 from tests.conftest import ASCEND  # noqa: E402
 
@@ -41,5 +43,6 @@ def test_report_and_offline_page_of_a_compiled_run(shell, tmp_path: Path) -> Non
 
 def test_report_of_a_log_says_it_needs_a_run(shell, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     shell.run_line_magic("ir_load", f"{ASCEND / 'vadd.adapter.log'} --name adapterlog")
-    out = shell.run_line_magic("ir_report", f"adapterlog -o {tmp_path / 'x.zip'}")
-    assert out is None or "not a Run folder" in str(getattr(out, "data", out))
+    _result, io = run_cell(shell, f"%ir_report adapterlog -o {tmp_path / 'x.zip'}")
+    assert "not a Run folder" in shown(io)
+    assert not (tmp_path / "x.zip").exists()

@@ -1,0 +1,68 @@
+"""Path confinement: every path a Run names, and every file read or zipped from it, stays
+inside the Run folder once symlinks are resolved."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+
+from ascend_ir_lab.errors import InputError
+
+
+def is_inside(folder: str | os.PathLike[str], path: str | os.PathLike[str]) -> bool:
+    """Whether `path`, symlinks resolved, is `folder` or lies under it."""
+    root = os.path.realpath(folder)
+    real = os.path.realpath(path)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def inside(folder: str | os.PathLike[str], relative: object) -> Path | None:
+    """`folder / relative` when `relative` is a relative path string that resolves inside
+    `folder`; None for anything else (absolute, `..` out, a symlink out, not a string)."""
+    if not isinstance(relative, str) or not relative or "\0" in relative:
+        return None
+    if os.path.isabs(relative) or relative.startswith(("/", "\\")):
+        return None
+    path = Path(folder) / relative
+    return path if is_inside(folder, path) else None
+
+
+def regular_file(path: str | os.PathLike[str]) -> bool:
+    """Whether `path` is a regular file (a FIFO, device or socket is not; nor a folder)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def refuse_special(path: str | os.PathLike[str]) -> None:
+    """Raise InputError for a FIFO, device or socket, before anything opens it (a FIFO
+    would block the reader forever, /dev/zero would fill memory)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file or folder") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        kind = "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
+        raise InputError(f"{path}: {kind}, not a file; give a log file or a folder")
+
+
+def safe_arcname(name: str) -> str:
+    """A zip entry name with no `..`, no leading `/`, no drive and no empty parts."""
+    parts = [p for p in PurePosixPath(name.replace("\\", "/")).parts if p not in ("", ".", "..")]
+    parts = [p for p in parts if p != "/" and not (len(p) == 2 and p[1] == ":")]
+    return "/".join(parts) or "_"
+
+
+def files_inside(folder: Path, root: Path) -> Iterator[Path]:
+    """Every regular file under `folder`, symlinks not followed, each inside `root`."""
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        dirnames.sort()
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            if not path.is_symlink() and regular_file(path) and is_inside(root, path):
+                yield path

@@ -1,0 +1,88 @@
+"""Every read command over every hostile Run: a clear one-line error or a warning (exit 0 or
+2), never a traceback, never a byte of the files beside the Run in what it prints or writes."""
+
+from __future__ import annotations
+
+import signal
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from types import FrameType
+
+import pytest
+
+from ascend_ir_lab.cli import main
+from tests.runs.hostile import HOSTILE, SECRET, make_hostile
+
+COMMANDS = {
+    "inspect": ["inspect", "{run}"],
+    "show": ["show", "{run}", "last"],
+    "diff": ["diff", "{run}", "last"],
+    "find": ["find", "{run}", "hivm.hir.vadd"],
+    "search": ["search", "{run}", "func"],
+    "sync": ["sync", "{run}"],
+    "source": ["source", "{run}", "3"],
+    "ops": ["ops", "{run}"],
+    "html": ["html", "{run}", "-o", "{out}/page.html"],
+    "report": ["report", "{run}", "-o", "{out}/bug"],
+}
+
+
+class Hung(Exception):
+    """A command ran past the time any of them needs."""
+
+
+@pytest.fixture
+def deadline() -> Iterator[None]:
+    def hung(signum: int, frame: FrameType | None) -> None:
+        raise Hung
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _written(out: Path) -> Iterator[tuple[str, bytes]]:
+    for path in sorted(out.rglob("*")):
+        if path.is_file():
+            yield str(path), path.read_bytes()
+            if path.suffix == ".zip":
+                with zipfile.ZipFile(path) as zf:
+                    for name in zf.namelist():
+                        assert ".." not in name.split("/") and not name.startswith("/"), name
+                        yield f"{path}:{name}", zf.read(name)
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+@pytest.mark.parametrize("hostile", list(HOSTILE))
+def test_command_over_hostile_run(
+    hostile: str, command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    deadline: None,
+) -> None:  # fmt: skip
+    run, secret = make_hostile(tmp_path, hostile)
+    before = sorted(p.name for p in secret.rglob("*"))
+    out = tmp_path / "out"
+    out.mkdir()
+    argv = [a.format(run=run, out=out) for a in COMMANDS[command]]
+    try:
+        code = main(argv)
+    except Hung:
+        pytest.fail(f"{command} hung on the hostile Run {hostile}")
+    o, e = capsys.readouterr()
+    assert code in (0, 1, 2), (code, e)
+    assert "Traceback" not in e and "Traceback" not in o
+    if code == 2:
+        errors = [line for line in e.splitlines() if ": error: " in line]
+        assert len(errors) == 1 and e.rstrip().endswith(errors[0].rstrip()), e
+        assert errors[0].startswith(f"ascend-ir-lab {command}: error: "), e
+    assert SECRET not in o and SECRET not in e
+    for where, data in _written(out):
+        assert SECRET.encode() not in data, f"{where} holds the secret"
+    for text in (o, e):
+        assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
+    assert sorted(p.name for p in secret.rglob("*")) == before  # nothing of theirs touched
+    assert run.exists() or run.is_symlink()

@@ -39,6 +39,13 @@ def remember_kernel(run: Run, fn: Any) -> None:
         _KERNELS[key] = lambda: fn
 
 
+def kernel_known(run: Run) -> bool:
+    """Whether this session compiled `run` and still holds its kernel (capturing its passes
+    then imports nothing)."""
+    ref = _KERNELS.get(str(Path(run.path).resolve()))
+    return ref is not None and ref() is not None
+
+
 def passes_captured(run: Run) -> bool:
     """Whether the Run holds its per-pass dumps (Runs from before this field: yes)."""
     return bool((run.manifest.get("extra") or {}).get("passes_captured", True))
@@ -96,6 +103,12 @@ def _kernel_of(run: Run, how: Mapping[str, Any]) -> Any:
         )
     from ascend_ir_lab.toolchains.ttir_stage import load_kernel
 
+    file = Path(str(spec).rpartition("::")[0]).resolve()
+    if file.is_relative_to(Path(run.path).resolve()):
+        raise InputError(
+            f"{run.path}: the kernel file it names lies inside the Run folder; a Run does not "
+            "carry code to run: compile the kernel from your own file"
+        )
     with _autotune_defined_offline():
         fn = load_kernel(str(spec))
     return jit_function(fn)

@@ -86,3 +86,21 @@ def test_capture_passes_turns_a_record_into_a_full_run(
     assert len([d for d in again.timeline.dumps if d.stage == "bishengir"]) > 20
     assert "passes" in capsys.readouterr().out
     assert again.capture().path == again.path  # already captured: nothing recompiled
+
+
+def test_capture_passes_never_imports_code_a_run_carries(
+    swept, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    runs, _, _ = swept
+    hostile = tmp_path / "hostile"
+    shutil.copytree(runs[1].path, hostile)
+    planted = hostile / "evil.py"
+    marker = tmp_path / "ran"
+    planted.write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    manifest = json.loads((hostile / "run.json").read_text())
+    manifest["extra"]["recompile"]["kernel"] = f"{planted}::scale_add"
+    (hostile / "run.json").write_text(json.dumps(manifest))
+    assert main(["capture-passes", str(hostile)]) == 2
+    assert "inside the Run folder" in capsys.readouterr().err and not marker.exists()

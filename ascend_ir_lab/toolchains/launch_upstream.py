@@ -110,7 +110,7 @@ class UpstreamCapture:
     kernels: Sequence[str] | None = None  # only these kernel names are compiled
     runs_dir: str | os.PathLike[str] | None = None
     progress: Progress | None = None
-    llvm_dumps: bool = True
+    llvm_dumps: bool = False  # LLVM's pass dumps on request (--llvm): they cost the most
     timings: bool = True
     launches: list[Launch] = field(default_factory=list)
     errors: list[BaseException] = field(default_factory=list)

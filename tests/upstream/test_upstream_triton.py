@@ -41,7 +41,9 @@ def attention_run(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-
 
 @pytest.fixture(scope="module")
 def softmax_run(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    return _compile(SOFTMAX, tmp_path_factory.mktemp("sm") / "run", target="cuda:90")
+    return _compile(
+        SOFTMAX, tmp_path_factory.mktemp("sm") / "run", target="cuda:90", llvm_dumps=True
+    )
 
 
 def test_attention_cuda90_has_the_four_stages_with_per_pass_dumps(attention_run) -> None:  # type: ignore[no-untyped-def]

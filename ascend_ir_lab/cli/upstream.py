@@ -161,11 +161,7 @@ def _compile_elsewhere(python: str, args: argparse.Namespace) -> int:
     for flag in ("num_warps", "num_stages"):
         if getattr(args, flag, None):
             argv.append(f"--{flag.replace('_', '-')}={getattr(args, flag)}")
-    argv += [
-        f"--{f.replace('_', '-')}"
-        for f in ("llvm", "no_timings")
-        if getattr(args, f, False)
-    ]
+    argv += [f"--{f.replace('_', '-')}" for f in ("llvm", "no_timings") if getattr(args, f, False)]
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-") as tmp:
         compile_in(python, argv, log=Path(tmp) / "compile.log", timeout=args.timeout)
     return _report(Run(out), args.json)

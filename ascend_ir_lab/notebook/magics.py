@@ -104,6 +104,11 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         action="store_true",
         help="also run each launch on the CPU in Triton's interpreter (TRITON_INTERPRET=1)",
     )
+    @argument(
+        "--llvm",
+        action="store_true",
+        help="upstream targets: also LLVM's pass dumps (slow; MLIR passes are always captured)",
+    )
     @argument("--runs-dir", help="folder for the Run folders (default ./.ascend_ir_lab/runs)")
     @cell_magic
     @_friendly

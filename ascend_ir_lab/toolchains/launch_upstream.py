@@ -287,9 +287,12 @@ def compile_defined_upstream(
     name: str | None = None,
     runs_dir: str | os.PathLike[str] | None = None,
     progress: Progress | None = None,
+    llvm_dumps: bool = False,
 ) -> Run:
     """Cross-compile a kernel that was only defined (no launch), with a written signature."""
-    capture = UpstreamCapture(target=target, name=name, runs_dir=runs_dir, progress=progress)
+    capture = UpstreamCapture(
+        target=target, name=name, runs_dir=runs_dir, progress=progress, llvm_dumps=llvm_dumps
+    )
     target = target or default_target()
     run_name = capture._run_name(tu._kernel_name(fn), target)
     folder = fresh_folder(run_name, runs_dir)

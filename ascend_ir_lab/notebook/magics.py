@@ -105,6 +105,11 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         help="also run each launch on the CPU in Triton's interpreter (TRITON_INTERPRET=1)",
     )
     @argument(
+        "--configs",
+        metavar="I,J",
+        help="autotune configs (0-based) to capture every pass of; default: the one that runs",
+    )
+    @argument(
         "--llvm",
         action="store_true",
         help="upstream targets: also LLVM's pass dumps (slow; MLIR passes are always captured)",
@@ -150,7 +155,10 @@ class IRLabMagics(Magics):  # type: ignore[misc]
             progress=progress,
         )
         before = dict(self.shell.user_ns)
-        with intercept_launches(interpret=args.interpret, kernels=args.kernel, **settings) as cap:
+        configs = [int(c) for c in args.configs.split(",")] if args.configs else None
+        with intercept_launches(
+            interpret=args.interpret, kernels=args.kernel, configs=configs, **settings
+        ) as cap:
             self._run_nested(cell)
         runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
         if args.signature:

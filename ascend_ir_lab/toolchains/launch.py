@@ -208,8 +208,8 @@ class LaunchCapture:
 
     def _sweep_cheap(self, kernel: str, key: tuple[Any, ...]) -> bool:
         """Whether this compile stays a cheap record: a sweep config not asked for."""
-        if self._cheap:
-            return True
+        if self._cheap or self._step:  # inside a sweep: the config's own choice stands
+            return self._cheap
         if self.configs is None or kernel not in self.sweeps:
             return False
         index = next((c["index"] for c in self.sweeps[kernel] if c.get("_key") == key), None)

@@ -305,3 +305,17 @@ def test_a_sweep_shows_one_table_and_records_open_with_their_passes(
     assert opened.success, shown(io)
     assert opened.result.run.passes_captured and "capturing every pass" in shown(io)
     assert any(d.stage == "bishengir" for d in opened.result.timeline.dumps)
+
+
+def test_configs_names_the_sweep_configs_to_capture(
+    shell: InteractiveShell, tmp_path: Path
+) -> None:
+    result, io = run_cell(
+        shell, f"%%triton_npu --configs 1 --runs-dir {tmp_path}\n{AUTOTUNED_CELL}"
+    )
+    assert result.success, shown(io)
+    first = json.loads((tmp_path / "add_tuned" / "run.json").read_text())
+    second = json.loads((tmp_path / "add_tuned-2" / "run.json").read_text())
+    assert first["extra"]["passes_captured"] is False  # ran, but not asked for
+    assert second["extra"]["passes_captured"] is True
+    assert second["kernel"]["constexprs"] == {"BLOCK": 1024}

@@ -153,6 +153,22 @@ class BlockText:
         return -1
 
 
+class WarnedBytes(bytes):
+    """Log text read whole (a small compressed log), with the warnings its reading raised."""
+
+    warnings: list[str]
+
+
+def small_whole(text: BlockText, limit: int) -> bytes:
+    """`text` as plain bytes when it is under `limit` bytes (as a small plain log is read
+    whole: no per-block lookups), else `text` itself."""
+    if len(text) >= limit:
+        return text  # type: ignore[return-value]
+    whole = WarnedBytes(bytes(text))
+    whole.warnings = list(text.warnings)
+    return whole
+
+
 # -- zstd: writing ------------------------------------------------------------------------
 
 

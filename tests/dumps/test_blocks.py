@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascend_ir_lab.dumps import blocks, open_timeline
+from ascend_ir_lab.dumps import blocks, open_timeline, sources
 from ascend_ir_lab.dumps.sources import read_log
 from tests.conftest import ASCEND, fixture_bytes
 
@@ -21,6 +21,7 @@ def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     # many blocks from a small real log: every boundary case comes up
     monkeypatch.setattr(blocks, "FRAME_BYTES", 997)
     monkeypatch.setattr(blocks, "BLOCK_BYTES", 1009)
+    monkeypatch.setattr(sources, "_MMAP_FROM", 1)  # read by block, as a big log is
 
 
 def _zst(tmp_path: Path, data: bytes) -> Path:
@@ -68,6 +69,14 @@ def test_compressed_log_gives_the_same_timeline(tmp_path: Path) -> None:
         ]
         assert [tl.raw(d) for d in tl.dumps] == [plain.raw(d) for d in plain.dumps]
         assert tl.snapshot_count() == plain.snapshot_count() and not tl.warnings
+
+
+def test_small_compressed_logs_are_read_whole_and_the_same(tmp_path: Path) -> None:
+    tl = read_log(_zst(tmp_path, LOG))
+    assert isinstance(tl.log_bytes(0), bytes) and tl.log_bytes(0) == LOG
+    assert [tl.raw(d) for d in tl.dumps] == [
+        read_log(ASCEND / "vadd.adapter.log").raw(d) for d in tl.dumps
+    ]
 
 
 def test_truncated_gz_is_read_as_far_as_it_goes(tmp_path: Path) -> None:

@@ -116,6 +116,8 @@ class UpstreamCapture:
     errors: list[BaseException] = field(default_factory=list)
     _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
     _inside: bool = False  # capture()'s own launch passes straight through
+    _benching: int = 0  # inside an autotuner's benchmark of a config on this GPU
+    _tuners: dict[str, Any] = field(default_factory=dict)  # kernel -> its Autotuner
 
     @property
     def runs(self) -> list[Run]:
@@ -126,7 +128,9 @@ class UpstreamCapture:
         self, fn: Any, original: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Any:
         """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`."""
-        if self._inside:
+        if self._inside or (self._benching and device_target() is not None):
+            # a config being timed compiles and runs as in the user's code: no dumps; the
+            # config the sweep picks is recorded with every pass when it is launched
             return original(fn, *args, **kwargs)
         grid = kwargs.pop("grid")
         warmup = kwargs.pop("warmup", False)
@@ -227,6 +231,11 @@ class UpstreamCapture:
             self._inside = False
         _report_stages(folder, 0, self._say)
         run = keep_cell_source(run, fn, target)
+        tuner = self._tuners.get(tu._kernel_name(fn))
+        if tuner is not None:
+            from ascend_ir_lab.toolchains.sweep import update_extra
+
+            run = update_extra(run, {"autotune": timed_sweep(tuner)})
         self._say("done", {"run": run})
         return run
 
@@ -274,8 +283,55 @@ def intercept_upstream(**settings: Any) -> Iterator[UpstreamCapture]:
     llvm_dumps, timings). `JITFunction.run` is restored on exit, also after an exception.
     """
     capture = UpstreamCapture(**settings)
-    with launches_taken_over(capture.on_launch):
+    with launches_taken_over(capture.on_launch), _benchmarks_bare(capture):
         yield capture
+
+
+@contextlib.contextmanager
+def _benchmarks_bare(capture: UpstreamCapture) -> Iterator[None]:
+    """While `@triton.autotune` times its configs, launches pass straight through (each
+    config compiles as in the user's code); the autotuner is kept to list the sweep."""
+    try:
+        from triton.runtime.autotuner import Autotuner
+    except ImportError:
+        yield
+        return
+    original = Autotuner._bench
+
+    def bench(self: Any, *args: Any, **kwargs: Any) -> Any:
+        capture._benching += 1
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            capture._benching -= 1
+            capture._tuners[tu._kernel_name(self.base_fn)] = self
+
+    Autotuner._bench = bench  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Autotuner._bench = original  # type: ignore[method-assign]
+
+
+def timed_sweep(tuner: Any) -> dict[str, Any]:
+    """`extra.autotune` of the config an autotuner picked: each config with its timings."""
+    timings = dict(getattr(tuner, "configs_timings", None) or {})
+    best = getattr(tuner, "best_config", None)
+    configs, chosen = [], None
+    for index, config in enumerate(getattr(tuner, "configs", [])):
+        if config is best:
+            chosen = index
+        ms = timings.get(config)
+        configs.append({
+            "index": index,
+            "config": {k: v if isinstance(v, (bool, int, float, str)) else repr(v)
+                       for k, v in config.all_kwargs().items()},
+            "ms": [float(t) for t in ms] if isinstance(ms, (list, tuple)) else ms,
+            "passes_captured": config is best,
+        })  # fmt: skip
+    return {"configs": configs, "chosen": chosen, "timed": True,
+            "note": "configs timed on the device as the user's code times them; the one "
+                    "picked was recompiled with every pass"}  # fmt: skip
 
 
 def compile_defined_upstream(

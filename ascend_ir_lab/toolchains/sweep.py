@@ -12,7 +12,6 @@ configs asked for) holds the dumps and lists the whole sweep under `extra.autotu
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -20,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.run import MANIFEST, Run
+from ascend_ir_lab.toolchains.run import Run, write_manifest
 
 Progress = Callable[[str, dict[str, Any]], None]
 
@@ -149,9 +148,7 @@ def update_extra(run: Run, fields: Mapping[str, Any]) -> Run:
     """Merge `fields` into the Run's `extra` (written atomically)."""
     manifest = dict(run.manifest)
     manifest["extra"] = {**(manifest.get("extra") or {}), **fields}
-    tmp = run.path / (MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2, default=str) + "\n")
-    os.replace(tmp, run.path / MANIFEST)
+    write_manifest(run.path, manifest)
     return Run(run.path)
 
 

@@ -187,17 +187,31 @@ def search_entries(
     entries = list_entries() if entries is None else entries
     work = [(str(e.path), text) for e in entries]
     jobs = jobs if jobs is not None else min(8, os.cpu_count() or 1)
-    if jobs > 1 and len(work) >= _PARALLEL_FROM:
-        import multiprocessing
-
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            found = pool.map(_search_folder, work, chunksize=max(1, len(work) // (jobs * 8)))
-    else:
+    found = _in_processes(work, jobs) if jobs > 1 and len(work) >= _PARALLEL_FROM else None
+    if found is None:
         found = [_search_folder(w) for w in work]
     hits = []
     for entry, matches in zip(entries, found, strict=True):
         hits.extend(SearchHit(entry, *m) for m in matches)
     return hits
+
+
+def _in_processes(
+    work: list[tuple[str, str]], jobs: int
+) -> list[list[tuple[str, str, int, str]]] | None:
+    """The folders searched by `jobs` worker processes; None when the workers cannot start
+    here (the search then runs in this process)."""
+    import concurrent.futures
+    import multiprocessing
+
+    chunk = max(1, len(work) // (jobs * 8))
+    try:
+        with concurrent.futures.ProcessPoolExecutor(
+            jobs, mp_context=multiprocessing.get_context("spawn")
+        ) as pool:
+            return list(pool.map(_search_folder, work, chunksize=chunk, timeout=600))
+    except (OSError, RuntimeError, concurrent.futures.TimeoutError):
+        return None  # BrokenProcessPool is a RuntimeError
 
 
 def _search_folder(job: tuple[str, str]) -> list[tuple[str, str, int, str]]:

@@ -45,5 +45,14 @@ class CompilerError(IRLabError):
         self.stage = stage
 
 
+class LaunchFailedError(IRLabError):
+    """Launches of a cell or script failed (compile, bad launch, CPU interpreter); raised
+    after their panels are shown, so that "Run All" stops there."""
+
+    def _render_traceback_(self) -> list[str]:
+        # IPython shows this instead of a traceback: the panels above already say where
+        return [f"{type(self).__name__}: {self}"]
+
+
 def _indent(text: str) -> str:
     return "\n".join("    " + line for line in text.splitlines()) or "    (empty)"

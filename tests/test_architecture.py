@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ascend_ir_lab"
-CORE = ("dumps", "analysis", "export")
+CORE = ("runs", "dumps", "analysis", "export")
 FRONTENDS = ("IPython", "ipywidgets", "anywidget", "traitlets")
 PROCESSES = ("subprocess", "multiprocessing", "pty")
 

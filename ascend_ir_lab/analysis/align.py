@@ -81,16 +81,27 @@ def counterpart(a: Timeline, dump: Dump, b: Timeline) -> Dump | None:
 def align(a: Timeline, b: Timeline, norm: Normalization | None = None) -> list[AlignedPair]:
     """Every pass of either Timeline, paired, in pipeline order."""
     norm = norm or Normalization()
+    memo: dict[tuple[int, int], list[str]] = {}
     return [
-        AlignedPair(x, y, x is None or y is None or _differs(a, x, b, y, norm))
+        AlignedPair(x, y, x is None or y is None or _differs(a, x, b, y, norm, memo))
         for x, y in pairing(a, b)
     ]
 
 
-def _differs(a: Timeline, da: Dump, b: Timeline, db: Dump, norm: Normalization) -> bool:
-    if not norm.active:
+def _differs(
+    a: Timeline, da: Dump, b: Timeline, db: Dump, norm: Normalization,
+    memo: dict[tuple[int, int], list[str]],
+) -> bool:  # fmt: skip
+    if a.raw(da) == b.raw(db) or not norm.active:
         return a.raw(da) != b.raw(db)
-    return normalize_lines(a.lines(da), norm) != normalize_lines(b.lines(db), norm)
+
+    def lines(tl: Timeline, d: Dump) -> list[str]:
+        key = (id(tl), tl.snapshot(d))
+        if key not in memo:
+            memo[key] = normalize_lines(tl.lines(d), norm)
+        return memo[key]
+
+    return lines(a, da) != lines(b, db)
 
 
 def first_divergence(

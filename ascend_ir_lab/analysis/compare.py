@@ -3,6 +3,11 @@
 Pipeline differences come first: passes one side runs in place of another (for fine vs
 barrier-all, hivm-graph-sync-solver against hivm-inject-sync) and passes only one side runs;
 then the first pass whose output differs, then the differing passes in order.
+
+Outputs are compared in canonical form (analysis.canonical) unless told otherwise. Given the
+noise of A (analysis.noise: a second build of A, compared with A), passes that vary between
+identical compiles are set apart, and the first *real* divergence is the first differing pass
+that the identical compiles agree on.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import html
 from dataclasses import dataclass, field
 
 from ascend_ir_lab.analysis.align import AlignedPair, align
+from ascend_ir_lab.analysis.noise import CanonicalCache, Noise
 from ascend_ir_lab.analysis.normalize import Normalization
 from ascend_ir_lab.dumps import Dump, Timeline
 
@@ -26,6 +32,30 @@ class Comparison:
     pairs: list[AlignedPair]
     only_a: dict[str, list[Dump]] = field(default_factory=dict)  # pass label -> its dumps
     only_b: dict[str, list[Dump]] = field(default_factory=dict)
+    noise: Noise | None = None  # what varies across identical compiles of A
+    # steady noisy passes that changed something else in B than in A (real despite the noise)
+    steady_real: set[int] = field(default_factory=set)
+
+    @property
+    def noisy(self) -> list[AlignedPair]:
+        """Differing passes whose output also varies between identical compiles of A."""
+        return [p for p in self.differing if p not in self.real]
+
+    @property
+    def real(self) -> list[AlignedPair]:
+        """Differing passes that are not run-to-run noise (all of them, without a noise):
+        identical compiles of A agree on their output, or on what they changed while B's
+        run of the pass changed something else."""
+        if self.noise is None:
+            return self.differing
+        quiet = self.noise.noisy - self.steady_real
+        return [p for p in self.differing if p.a is not None and p.a.index not in quiet]
+
+    @property
+    def first_real(self) -> AlignedPair | None:
+        """The first differing pass that is not run-to-run noise."""
+        real = self.real
+        return real[0] if real else None
 
     @property
     def common(self) -> list[AlignedPair]:
@@ -76,19 +106,24 @@ class Comparison:
                     f"  only in {side}: {label} x{len(dumps)} "
                     f"(first #{dumps[0].index}, {dumps[0].scope})"
                 )
-        first = self.first_divergence
+        first = self.first_real if self.noise is not None else self.first_divergence
+        word = "first real divergence" if self.noise is not None else "first divergence"
         if first is not None and first.a is not None and first.b is not None:
             out.append(
-                f"  first divergence: {first.label} ({first.a.scope}) "
-                f"#{first.a.index} vs #{first.b.index}"
+                f"  {word}: {first.label} ({first.a.scope}) #{first.a.index} vs #{first.b.index}"
             )
         elif self.identical:
-            out.append("  every pass prints the same IR on both sides")
-        for p in self.differing[:limit]:
-            assert p.a is not None and p.b is not None
-            out.append(f"    #{p.a.index:<5} #{p.b.index:<5} {p.a.stage}:{p.label} ({p.a.scope})")
-        if len(self.differing) > limit:
-            out.append(f"    ... {len(self.differing) - limit} more")
+            out.append("  every pass prints the same IR on both sides (canonical form)")
+        elif self.noise is not None and self.differing:
+            out.append("  every differing pass also varies between identical compiles of A")
+        shown = self.real if self.noise is not None else self.differing
+        out += _rows(shown, limit)
+        if self.noise is not None:
+            out.append(
+                f"  noise (varies between {self.noise.builds} identical compiles of "
+                f"{self.a_name}): {len(self.noisy)} of the differing passes"
+            )
+            out += _rows(self.noisy, min(limit, 5))
         return out
 
     def __repr__(self) -> str:
@@ -102,16 +137,37 @@ class Comparison:
         )
 
 
+def _rows(pairs: list[AlignedPair], limit: int) -> list[str]:
+    out = []
+    for p in pairs[:limit]:
+        assert p.a is not None and p.b is not None
+        out.append(f"    #{p.a.index:<5} #{p.b.index:<5} {p.a.stage}:{p.label} ({p.a.scope})")
+    if len(pairs) > limit:
+        out.append(f"    ... {len(pairs) - limit} more")
+    return out
+
+
 def compare(
     a: Timeline,
     b: Timeline,
     a_name: str = "A",
     b_name: str = "B",
     norm: Normalization | None = None,
+    noise: Noise | None = None,
 ) -> Comparison:
-    """Align `a` and `b` pass by pass (see analysis.align) and group what differs."""
-    pairs = align(a, b, norm)
-    result = Comparison(a_name, b_name, pairs)
+    """Align `a` and `b` pass by pass (see analysis.align) and group what differs.
+
+    Without `norm` outputs are compared in canonical form; `noise` (measure_noise of A and a
+    second build of A) sets apart the passes that vary between identical compiles.
+    """
+    pairs = align(a, b, norm if norm is not None else Normalization(canonical=True))
+    result = Comparison(a_name, b_name, pairs, noise=noise)
+    if noise is not None:
+        cache = CanonicalCache()
+        for p in result.differing:
+            assert p.a is not None and p.b is not None
+            if p.a.index in noise.steady and cache.delta(a, p.a) != cache.delta(b, p.b):
+                result.steady_real.add(p.a.index)
     for p in pairs:
         if p.b is None and p.a is not None:
             result.only_a.setdefault(p.a.label, []).append(p.a)

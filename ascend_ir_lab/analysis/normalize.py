@@ -1,4 +1,5 @@
-"""Normalise IR lines before comparing them: drop locations, canonical SSA names, whitespace."""
+"""Normalise IR lines before comparing them: drop locations, canonical SSA names, whitespace,
+or the whole canonical form two identical compiles agree on (analysis.canonical)."""
 
 from __future__ import annotations
 
@@ -20,28 +21,32 @@ class Normalization:
     locations: bool = False  # drop `#locN = loc(...)` lines and ` loc(...)` suffixes
     ssa: bool = False  # rename %values and ^blocks in order of first appearance
     whitespace: bool = False  # collapse runs of whitespace, strip line ends
+    canonical: bool = False  # names by content, #map inlined, iter_args and attributes sorted
 
     @classmethod
     def parse(cls, spec: str | Iterable[str] | bool | None) -> Normalization:
-        """From `True` (all), a comma list such as "loc,ssa", or None (nothing)."""
+        """From `True` (all), a comma list such as "loc,ssa,canon", or None (nothing)."""
         if spec is True:
-            return cls(True, True, True)
+            return cls(True, True, True, True)
         if not spec:
             return cls()
         words = spec.split(",") if isinstance(spec, str) else list(spec)
         known = {"loc": "locations", "locs": "locations", "locations": "locations",
-                 "ssa": "ssa", "ws": "whitespace", "whitespace": "whitespace"}  # fmt: skip
+                 "ssa": "ssa", "ws": "whitespace", "whitespace": "whitespace",
+                 "canon": "canonical", "canonical": "canonical"}  # fmt: skip
         bad = [w for w in words if w.strip() not in known and w.strip() != "all"]
         if bad:
-            raise ValueError(f"unknown normalisation {bad[0]!r}: use loc, ssa, whitespace or all")
+            raise ValueError(
+                f"unknown normalisation {bad[0]!r}: use loc, ssa, whitespace, canon or all"
+            )
         if any(w.strip() == "all" for w in words):
-            return cls(True, True, True)
+            return cls(True, True, True, True)
         return cls(**{known[w.strip()]: True for w in words})
 
     @property
     def active(self) -> bool:
         """Whether anything is normalised at all."""
-        return self.locations or self.ssa or self.whitespace
+        return self.locations or self.ssa or self.whitespace or self.canonical
 
 
 def strip_loc(line: str) -> str:
@@ -84,6 +89,10 @@ def normalize_lines(lines: list[str], norm: Normalization) -> list[str]:
     """Apply `norm` to the lines of one snapshot (names are canonical per snapshot)."""
     if not norm.active:
         return lines
+    if norm.canonical:
+        from ascend_ir_lab.analysis.canonical import canonical_lines
+
+        return canonical_lines(lines)
     out = lines
     if norm.locations:
         out = [strip_loc(s) for s in out if not _LOC_ALIAS.match(s)]

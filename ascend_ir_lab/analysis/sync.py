@@ -17,6 +17,8 @@ _SYNC = re.compile(
 )
 # triton-distributed primitives (wait, notify, symm_at) as op names: `dist.wait`, `tdl.notify`
 _DIST = re.compile(r"\b[a-z_][\w]*\.(?P<kind>wait|notify|symm_at)\b")
+# ... and after conversion to HIVM: `hivm.hir.custom "dist.aclshmem_barrier_all"`
+_SHMEM = re.compile(r'\bhivm\.hir\.custom\s+"dist\.(?P<kind>aclshmem_\w*)"')
 
 
 def _args(text: str | None) -> tuple[str, ...]:
@@ -60,6 +62,10 @@ def sync_lens(lines: Sequence[str]) -> SyncLens:
     """Find the sync ops of a snapshot and pair each set_flag with its wait_flag."""
     lens = SyncLens()
     for i, line in enumerate(lines):
+        shmem = _SHMEM.search(line)
+        if shmem:
+            lens.ops.append(SyncOp(i, shmem["kind"], ()))
+            continue
         m = _SYNC.search(line)
         if m and ("hivm" in line or m["args"] is not None):
             lens.ops.append(SyncOp(i, m["kind"], _args(m["args"])))

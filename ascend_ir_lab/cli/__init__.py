@@ -21,6 +21,7 @@ _COMMAND_MODULES = (
     "ascend_ir_lab.cli.npu",
     "ascend_ir_lab.cli.share",
     "ascend_ir_lab.cli.upstream",
+    "ascend_ir_lab.cli.noise",
 )
 
 

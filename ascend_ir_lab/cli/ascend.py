@@ -159,6 +159,8 @@ def _repro(args: argparse.Namespace) -> int:
     from ascend_ir_lab.toolchains.repro import make_reproducer, run_reproducer
 
     repro = make_reproducer(args.run, args.which, args.out)
+    if repro.note:
+        print(f"# {repro.note}", file=sys.stderr)
     if args.no_run:
         print(repro.shell())
         return 0
@@ -167,13 +169,18 @@ def _repro(args: argparse.Namespace) -> int:
         print(
             json.dumps(
                 {
-                    "dump": repro.dump.index,
-                    "pass": repro.dump.arg,
+                    "index": repro.dump.index,
+                    "stage": repro.dump.stage,
+                    "pass": repro.dump.pass_name,
+                    "arg": repro.dump.arg,
                     "scope": repro.dump.scope,
+                    "function": repro.symbol,
+                    "script": str(repro.script),
                     "command": repro.command,
                     "before": str(repro.before),
                     "returncode": result.returncode,
                     "match": result.match,
+                    "summary": result.summary(),
                     "diff": result.diff,
                 },
                 indent=2,

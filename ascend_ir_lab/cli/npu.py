@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 
@@ -13,14 +14,28 @@ def register(subparsers: Any) -> None:
         "capture",
         help="run your script; record every bishengir-compile triton-ascend runs into Runs",
         description="On an NPU host: run COMMAND with a recording bishengir-compile first on "
-        "PATH; each compile becomes a Run with every IR of every pass.",
+        "PATH; each compile becomes a Run with every IR of every pass. With no NPU, a Python "
+        "COMMAND runs under a virtual NPU (tensors on the CPU): each launch is compiled "
+        "offline into a Run and run in Triton's CPU interpreter, so the script's own checks "
+        "see real results. Exit status: the script's own, else 1 when a launch failed.",
     )
     p.add_argument("-o", "--out", default=".ascend_ir_lab/capture", help="folder for the Runs")
+    p.add_argument("--target", default="Ascend910B3", help="the virtual NPU's target")
     p.add_argument(
-        "--configs",
-        default=None,
-        help="autotune configs (0-based, comma-separated) to capture every pass of; "
-        "default: the one that runs (with no NPU: the first)",
+        "--no-virtual-npu",
+        action="store_true",
+        help="with no NPU, run COMMAND as is (only bishengir-compile calls it makes are recorded)",
+    )
+    p.add_argument(
+        "--no-interpret",
+        action="store_true",
+        help="under the virtual NPU, compile launches only (results not computed)",
+    )
+    p.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="exit 0 even when a launch failed to compile or interpret (the script's own exit "
+        "status still counts)",
     )
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- python your_script.py ...")
     p.set_defaults(handler=_capture)
@@ -53,21 +68,12 @@ def _command(args: argparse.Namespace) -> list[str]:
 
 def _capture(args: argparse.Namespace) -> int:
     from ascend_ir_lab.toolchains.collection import run_row, table_text
-    from ascend_ir_lab.toolchains.script_capture import capture_offline
-
-    command = _command(args)
-    configs = [int(c) for c in args.configs.split(",")] if args.configs else None
-    script = len(command) > 1 and command[1].endswith(".py")  # `python -c ...`: its tool calls
-    offline = capture_offline(command, args.out, configs=configs) if script else None
-    if offline is not None:  # no NPU here: the launches were compiled offline
-        if not offline:
-            print("the script launched no @triton.jit kernel")
-            return 1
-        print(table_text(run_row(r) for r in offline))
-        return 0
+    from ascend_ir_lab.toolchains.launch import npu_available
     from ascend_ir_lab.toolchains.npu_script import capture_script
 
-    runs = capture_script(command, args.out)
+    if not args.no_virtual_npu and not npu_available():
+        return _capture_offline(args)
+    runs = capture_script(_command(args), args.out)
     if not runs:
         print("no bishengir-compile call was recorded: the script compiled nothing (cached "
               "kernels are recompiled: TRITON_ALWAYS_COMPILE=1 is set)")  # fmt: skip
@@ -86,6 +92,37 @@ def _capture_passes(args: argparse.Namespace) -> int:
     done = [Run(path).capture(progress=TerminalProgress()) for path in args.runs]
     print(table_text(run_row(r) for r in done))
     return 0 if all(r.passes_captured for r in done) else 1
+
+
+def _capture_offline(args: argparse.Namespace) -> int:
+    from ascend_ir_lab.toolchains.offline_script import capture_offline
+    from ascend_ir_lab.toolchains.outcome import failure_message
+
+    result = capture_offline(
+        _command(args), args.out, target=args.target, interpret=not args.no_interpret
+    )
+    for run in result.runs:
+        print(f"{run.path}: {run.manifest['status']['text']}")
+    if result.runs:
+        from ascend_ir_lab.toolchains.collection import run_row, table_text
+
+        print(table_text(run_row(r) for r in result.runs))
+    print(result.summary)
+    if result.failures:
+        message = failure_message(
+            result.failures, "the launches", "(--keep-going: exit 0 all the same)"
+        )
+        print(message, file=sys.stderr)
+    if result.returncode:
+        return result.returncode
+    if not result.runs:
+        if result.failures:
+            print("no Run was made: every launch failed (see above)")
+        else:
+            print("no bishengir-compile call was recorded and no Triton launch was made: the "
+                  "script compiled nothing")  # fmt: skip
+        return 1
+    return 1 if result.failures and not args.keep_going else 0
 
 
 def _sync_check(args: argparse.Namespace) -> int:

@@ -4,23 +4,19 @@ the shell."""
 from __future__ import annotations
 
 import argparse
-import difflib
-import json
+import importlib
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from ascend_ir_lab.analysis.align import counterpart
-from ascend_ir_lab.analysis.compare import compare
-from ascend_ir_lab.analysis.diff import unified
-from ascend_ir_lab.analysis.locations import LineCensus
-from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
-from ascend_ir_lab.analysis.ops import Census, OpChange, known_ops, lifecycle
-from ascend_ir_lab.analysis.search import search
-from ascend_ir_lab.analysis.sync import SyncOp, sync_lens
-from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.runs import inside, regular_file
 from ascend_ir_lab.safe_text import for_terminal
+
+if TYPE_CHECKING:
+    from ascend_ir_lab.analysis.normalize import Normalization
+    from ascend_ir_lab.dumps import Dump, Timeline
+
+# Start-up is part of every command's time: a handler imports what it needs when it runs.
 
 PATH_HELP = "a log (.log/.txt/.gz), a --mlir-print-ir-tree-dir folder, a Triton cache/dump folder or a Run folder"
 WHICH_HELP = "a dump index, 'last', or a pass argument with an optional occurrence: 'cse#3'"
@@ -52,13 +48,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--exit-code", action="store_true", help="exit 1 when the IR differs")
     _add_normalize(p)
     _add_color(p)
+    from ascend_ir_lab.cli.noise import add_noise_options
+
+    add_noise_options(p)
     p.set_defaults(handler=cmd_diff)
 
     p = sub.add_parser("find", help="op lifecycle: every pass that changes how many OP there are")
     p.add_argument("path", help=PATH_HELP)
     p.add_argument("op", help="an op name such as hivm.hir.set_flag")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_find)
+    p.set_defaults(handler=_lazy("lenses", "cmd_find"))
 
     p = sub.add_parser(
         "search", help="a text or regex in every pass: where it appears and disappears"
@@ -70,13 +69,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("-i", "--ignore-case", action="store_true")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_search)
+    p.set_defaults(handler=_lazy("lenses", "cmd_search"))
 
-    p = sub.add_parser("sync", help="sync lens: set_flag/wait_flag pairs, barriers, unpaired flags")
+    p = sub.add_parser(
+        "sync", help="sync lens (pairs, barriers, unpaired flags); --check: the sync checker"
+    )
     p.add_argument("path", help=PATH_HELP)
-    p.add_argument("which", nargs="?", default="last", help=WHICH_HELP + " (default: last)")
+    p.add_argument(
+        "which", nargs="?", default=None,
+        help=WHICH_HELP + " (default: last; with --check: after the sync pass and the final IR)",
+    )  # fmt: skip
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_sync)
+    from ascend_ir_lab.cli.sync import add_check_options
+
+    add_check_options(p)
+    p.set_defaults(handler=_lazy("lenses", "cmd_sync"))
 
     p = sub.add_parser(
         "source", help="the ops one Python line produced, pass by pass, and where they vanish"
@@ -88,13 +95,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--which", default="last", help=WHICH_HELP + " whose ops to print (default: last)"
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_source)
+    p.set_defaults(handler=_lazy("lenses", "cmd_source"))
 
     p = sub.add_parser("ops", help="op census of one dump")
     p.add_argument("path", help=PATH_HELP)
     p.add_argument("which", nargs="?", default="last", help=WHICH_HELP + " (default: last)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_ops)
+    p.set_defaults(handler=_lazy("lenses", "cmd_ops"))
+
+
+def _lazy(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+    """A handler that imports `ascend_ir_lab.cli.<module>` only when the command runs."""
+
+    def handler(args: argparse.Namespace) -> int:
+        return int(getattr(importlib.import_module(f"ascend_ir_lab.cli.{module}"), name)(args))
+
+    return handler
+
+
+def _open(path: str) -> Timeline:
+    from ascend_ir_lab.dumps import open_timeline
+
+    return open_timeline(path)
 
 
 def _add_color(p: argparse.ArgumentParser) -> None:
@@ -143,10 +165,21 @@ def _add_normalize(p: argparse.ArgumentParser) -> None:
 
 
 def _norm(args: argparse.Namespace) -> Normalization:
+    from ascend_ir_lab.analysis.normalize import Normalization
+
     try:
         return Normalization.parse(args.normalize)
     except ValueError as exc:
         raise InputError(str(exc)) from None
+
+
+def select(tl: Timeline, which: str) -> Dump:
+    """`tl.select(which)`, saying on stderr which occurrence a bare pass name took."""
+    d = tl.select(which)
+    note = tl.selection_note(which)
+    if note:
+        print(f"# {note}", file=sys.stderr)
+    return d
 
 
 def _warn(tl: Timeline) -> None:
@@ -154,32 +187,41 @@ def _warn(tl: Timeline) -> None:
         print(f"warning: {w}", file=sys.stderr)
 
 
-def dump_record(tl: Timeline, d: Dump, changed: bool) -> dict[str, Any]:
-    """The `inspect --json` record of one Dump."""
+_CHANGED = {"changed": True, "unchanged": False, "unknown": None}
+
+
+def dump_ref(d: Dump) -> dict[str, Any]:
+    """The keys that name a Dump in every `--json` output (`pass` the name, `arg` the argument)."""
+    return {"index": d.index, "stage": d.stage, "pass": d.pass_name, "arg": d.arg, "scope": d.scope}
+
+
+def dump_record(tl: Timeline, d: Dump, state: str) -> dict[str, Any]:
+    """The `inspect --json` record of one Dump (`changed`: null where the log cannot say)."""
     return {
-        "index": d.index, "stage": d.stage, "pass": d.pass_name, "arg": d.arg,
-        "phase": d.phase, "scope": d.scope, "changed": changed,
+        **dump_ref(d), "phase": d.phase, "changed": _CHANGED[state],
         "lines": tl.line_count(d), "truncated": d.truncated, "options": d.options,
         "span": [d.start, d.end], "seconds": tl.seconds(d),
     }  # fmt: skip
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    tl = open_timeline(args.path)
-    flags = tl.changed_flags()
+    tl = _open(args.path)
+    states = tl.change_states()
+    flags = [s == "changed" for s in states]
     dumps = [d for d in tl.dumps if flags[d.index] or not args.changed]
     if args.json:
-        out = {
+        from ascend_ir_lab.cli.jsonout import emit
+
+        emit({
             "path": tl.path, "title": tl.title, "stages": tl.stages,
-            "dumps": [dump_record(tl, d, flags[d.index]) for d in dumps],
-            "messages": [
-                {"stage": m.stage, "after": m.after, "level": m.level, "text": m.text}
+            "dumps": (dump_record(tl, d, states[d.index]) for d in dumps),
+            "messages": (
+                {"stage": m.stage, "after": m.after, "level": m.level, "text": m.text,
+                 "pass": m.pass_name, "banner": m.banner}
                 for m in tl.messages
-            ],
+            ),
             "warnings": tl.warnings,
-        }  # fmt: skip
-        json.dump(out, sys.stdout, indent=1)
-        print()
+        })  # fmt: skip
         return 0
     _warn(tl)
     print(_summary(tl, flags))
@@ -187,16 +229,16 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     timed = [s for s in (tl.seconds(d) for d in dumps) if s is not None]
     slowest = max(timed, default=0.0)
     head = f"{'#':>5}  {'stage':<9} {'pass':<{width}}  {'phase':<7} {'lines':>6}  {'':2} "
-    print(head + (f"{'ms':>8} {'':10} " if timed else "") + "scope")
+    out = [head + (f"{'ms':>8} {'':10} " if timed else "") + "scope"]
     for d in dumps:
         mark = "*" if flags[d.index] else " "
         mark += "!" if d.truncated or d.phase == "failed" else " "
         row = f"{d.index:>5}  {d.stage:<9} {d.label:<{width}}  {d.phase:<7} {tl.line_count(d):>6}  {mark} "
         if timed:
             row += _timing_cell(tl.seconds(d), slowest)
-        print(row + d.scope)
-    for m in tl.messages:
-        print(f"[{m.stage} after #{m.after}] {m.level}: {m.text}")
+        out.append(row + d.scope)
+    out.extend(f"[{m.stage} after #{m.after}] {m.level}: {m.text}" for m in tl.messages)
+    sys.stdout.write("\n".join(out) + "\n")
     return 0
 
 
@@ -218,9 +260,11 @@ def _summary(tl: Timeline, flags: list[bool]) -> str:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    tl = open_timeline(args.path)
+    from ascend_ir_lab.analysis.normalize import normalize_lines
+
+    tl = _open(args.path)
     _warn(tl)
-    d = tl.select(args.which)
+    d = select(tl, args.which)
     lines = normalize_lines(tl.lines(d), _norm(args))
     text = "\n".join(lines) + ("\n" if lines else "")
     if _colored(args) and d.family == "mlir":
@@ -235,16 +279,24 @@ def _name(tl: Timeline, d: Dump) -> str:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    a_tl = open_timeline(args.path)
-    b_tl = open_timeline(args.against) if args.against else a_tl
+    from ascend_ir_lab.analysis.align import counterpart
+    from ascend_ir_lab.analysis.diff import unified
+    from ascend_ir_lab.analysis.normalize import normalize_lines
+
+    a_tl = _open(args.path)
+    b_tl = _open(args.against) if args.against else a_tl
     _warn(a_tl)
     if args.a is None:
         if b_tl is a_tl:
             raise InputError("diff needs a dump (A), or --against PATH2 to compare two timelines")
-        return _aligned_summary(a_tl, b_tl, _norm(args), args.exit_code)
-    da = a_tl.select(args.a)
+        from ascend_ir_lab.cli.noise import noise_of
+
+        noise = noise_of(args, a_tl)
+        norm = _norm(args) if args.normalize else None
+        return _aligned_summary(a_tl, b_tl, norm, args.exit_code, noise)
+    da = select(a_tl, args.a)
     if args.b is not None:
-        db: Dump | None = b_tl.select(args.b)
+        db: Dump | None = select(b_tl, args.b)
     elif b_tl is not a_tl:
         db = counterpart(a_tl, da, b_tl)
         if db is None:
@@ -275,141 +327,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 1 if out and args.exit_code else 0
 
 
-def _aligned_summary(a: Timeline, b: Timeline, norm: Normalization, exit_code: bool) -> int:
-    result = compare(a, b, a.title, b.title, norm)
+def _aligned_summary(
+    a: Timeline, b: Timeline, norm: Normalization | None, exit_code: bool, noise: Any = None
+) -> int:
+    from ascend_ir_lab.analysis.compare import compare
+
+    result = compare(a, b, a.title, b.title, norm, noise)
     print("\n".join(result.lines(limit=20)))
     return 1 if not result.identical and exit_code else 0
-
-
-def cmd_find(args: argparse.Namespace) -> int:
-    tl = open_timeline(args.path)
-    census = Census(tl)
-    changes = lifecycle(tl, args.op, census)
-    if args.json:
-        json.dump([c.as_json() for c in changes], sys.stdout, indent=1)
-        print()
-    else:
-        _warn(tl)
-        _print_changes(changes)
-    if not changes:
-        close = difflib.get_close_matches(args.op, list(known_ops(tl, census)), n=3, cutoff=0.6)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
-        print(f"{args.op} never appears in {tl.title}{hint}", file=sys.stderr)
-    return 0
-
-
-def _print_changes(changes: list[OpChange]) -> None:
-    """The table of passes that changed a count (find, search, source)."""
-    print(f"{'#':>5}  {'stage':<9} {'count':>5} {'delta':>6}  pass (scope)")
-    for c in changes:
-        print(
-            f"{c.index:>5}  {c.stage:<9} {c.count:>5} {c.delta:>+6}  {c.arg or c.pass_name} ({c.scope})"
-        )
-
-
-def cmd_search(args: argparse.Namespace) -> int:
-    tl = open_timeline(args.path)
-    hits = search(tl, args.pattern, regex=args.regex, ignore_case=args.ignore_case)
-    if args.json:
-        out = {"counts": hits.counts, "first": hits.first, "last": hits.last,
-               "changes": [c.as_json() for c in hits.changes]}  # fmt: skip
-        json.dump(out, sys.stdout, indent=1)
-        print()
-        return 0
-    _warn(tl)
-    if hits.first is None:
-        print(f"{args.pattern!r} appears in no pass of {tl.title}")
-        return 0
-    found = sum(1 for n in hits.counts if n)
-    first, last = tl.dumps[hits.first], tl.dumps[hits.last]  # type: ignore[index]
-    print(f"{args.pattern!r}: in {found} of {len(tl.dumps)} dumps, first #{first.index} "
-          f"{first.stage}:{first.label}, last #{last.index} {last.stage}:{last.label}")  # fmt: skip
-    _print_changes(hits.changes)
-    return 0
-
-
-def cmd_sync(args: argparse.Namespace) -> int:
-    tl = open_timeline(args.path)
-    d = tl.select(args.which)
-    lines = tl.lines(d)
-    lens = sync_lens(lines)
-    if args.json:
-
-        def op(o: SyncOp) -> dict[str, Any]:
-            return {"line": o.line + 1, "kind": o.kind, "args": list(o.args)}
-
-        out = {"dump": d.index, "counts": dict(lens.counts()),
-               "pairs": [[op(a), op(b)] for a, b in lens.pairs],
-               "unpaired": [op(o) for o in lens.unpaired]}  # fmt: skip
-        json.dump(out, sys.stdout, indent=1)
-        print()
-        return 0
-    print(f"#{d.index} {d.stage}:{d.label} ({d.scope}): {len(lens.ops)} sync ops")
-    for kind, n in sorted(lens.counts().items()):
-        print(f"{n:>7}  {kind}")
-    print(f"set_flag/wait_flag pairs: {len(lens.pairs)}; unpaired: {len(lens.unpaired)}")
-    if lens.unpaired:
-        print(
-            "  (paired in text order by pipes and event; loop-carried flags and runtime event ids"
-        )
-        print("   may pair across iterations: read these as places to look, not as bugs)")
-    for o in lens.unpaired:
-        print(
-            f"  line {o.line + 1:>5}: unpaired {o.kind}[{', '.join(o.args)}]  {lines[o.line].strip()[:100]}"
-        )
-    return 0
-
-
-def cmd_source(args: argparse.Namespace) -> int:
-    tl = open_timeline(args.path)
-    file = args.file or ((tl.run or {}).get("kernel") or {}).get("file")
-    census = LineCensus(tl, args.line, file)
-    changes = lifecycle(tl, "", census)
-    d = tl.select(args.which)
-    lines = tl.lines(d)
-    located = census.lines_of(d)
-    if args.json:
-        out = {"line": args.line, "file": file, "changes": [c.as_json() for c in changes],
-               "dump": d.index, "ops": [{"line": i + 1, "text": lines[i]} for i in located]}  # fmt: skip
-        json.dump(out, sys.stdout, indent=1)
-        print()
-        return 0
-    _warn(tl)
-    if not changes:
-        print(f"no IR carries the location {file or '*'}:{args.line}; compile with --line-info")
-        return 0
-    print(f"{file or '*'}:{args.line}: {_python_line(tl, args.line)}")
-    print("IR lines located there, pass by pass:")
-    _print_changes(changes)
-    gone = changes[-1].count == 0
-    print(
-        f"{'vanish at #' + str(changes[-1].index) + ' ' + changes[-1].arg if gone else 'still present at the end'}"
-    )
-    print(f"\n#{d.index} {d.stage}:{d.label}: {len(located)} lines")
-    for i in located:
-        print(f"{i + 1:>6}  {lines[i].strip()[:160]}")
-    return 0
-
-
-def _python_line(tl: Timeline, number: int) -> str:
-    """The text of a line of the Run's kernel source ("" when there is none)."""
-    path = inside(tl.path, ((tl.run or {}).get("kernel") or {}).get("source"))
-    try:
-        text = path.read_text(errors="replace").splitlines() if path and regular_file(path) else []
-    except OSError:
-        return ""
-    return text[number - 1].strip() if 0 < number <= len(text) else ""
-
-
-def cmd_ops(args: argparse.Namespace) -> int:
-    tl = open_timeline(args.path)
-    d = tl.select(args.which)
-    counts = Census(tl).of(d)
-    if args.json:
-        json.dump(dict(counts.most_common()), sys.stdout, indent=1)
-        print()
-        return 0
-    print(f"#{d.index} {d.stage}:{d.label} ({d.scope}): {sum(counts.values())} ops")
-    for op, n in counts.most_common():
-        print(f"{n:>7}  {op}")
-    return 0

@@ -35,6 +35,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--against", metavar="BARRIER_RUN", help="the barrier-all Run of the same kernel"
     )
     p.add_argument(
+        "--noise", metavar="RUN2",
+        help="a second build of RUN: the sync section sets run-to-run noise apart",
+    )  # fmt: skip
+    p.add_argument(
         "-o",
         "--out",
         required=True,
@@ -55,7 +59,9 @@ def cmd_html(args: Any) -> int:
 def cmd_report(args: Any) -> int:
     from ascend_ir_lab.export.report import make_report
 
-    report = make_report(args.run, which=args.which, against=args.against, out=args.out)
+    report = make_report(
+        args.run, which=args.which, against=args.against, out=args.out, again=args.noise
+    )
     print(f"{report.zip_path} ({report.zip_path.stat().st_size / 1e6:.2f} MB)")
     print(f"{report.markdown_path} (paste into the issue)")
     rep = report.facts.get("pass_reproducer")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import tempfile
 from typing import Any
 
 GPU_PYTHON_ENV = "ASCEND_IR_LAB_GPU_PYTHON"
@@ -162,6 +161,8 @@ def _compile_elsewhere(python: str, args: argparse.Namespace) -> int:
         if getattr(args, flag, None):
             argv.append(f"--{flag.replace('_', '-')}={getattr(args, flag)}")
     argv += [f"--{f.replace('_', '-')}" for f in ("llvm", "no_timings") if getattr(args, f, False)]
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-") as tmp:
         compile_in(python, argv, log=Path(tmp) / "compile.log", timeout=args.timeout)
     return _report(Run(out), args.json)

@@ -10,11 +10,11 @@ import re
 
 # A column-0 line that belongs to MLIR text: closing brace, attribute/type alias, resource
 # blob delimiters, generic op, or an op name such as `module`, `func.func`, `tt.func`.
-_MLIR_LINE = re.compile(rb"^(?:\}|#|!|\{-#|\"|module\b|[a-z_][\w$]*(?:\.[\w$]+)+\b)")
+_MLIR_LINE = re.compile(rb"^(?:\}|#|!|\{-#|\"|module\b|func\b|[a-z_][\w$]*(?:\.[\w$]+)+\b)")
 # A column-0 line that belongs to LLVM IR or machine IR.
 _LLVM_LINE = re.compile(
     rb"^(?:\}|!|@|%|\$|;|#|attributes |declare |define |source_filename|target |bb\.|"
-    rb"[A-Z][\w ]*(?:Ins|Objects|Constants|Tables?):|---|\.\.\.|name:|body:)"
+    rb"[A-Z][\w ]*(?:Ins|Objects|Constants|Tables?):|---|\.\.\.|name:|body:|[\w.$-]+:(?:\s+;|\s*$))"
 )
 _OPENS = (b"{", b"(", b",", b"[")
 
@@ -26,19 +26,23 @@ _LEVELS = (
 )
 
 _SCOPE_SYM = re.compile(
-    rb"^\"?(?P<op>[a-z_][\w$]*(?:\.[\w$]+)+)\"?(?:\s+(?:public|private|nested))?\s+"
+    rb"^\"?(?P<op>[a-z_][\w$]*(?:\.[\w$]+)*)\"?(?:\s+(?:public|private|nested))?\s+"
     rb"@(?P<sym>\"[^\"]*\"|[\w$.-]+)"
 )
 _LLVM_DEFINE = re.compile(rb"^define\b[^@\n]*@(?P<sym>\"[^\"]*\"|[\w$.-]+)")
 _MACHINE_FN = re.compile(rb"^# Machine code for function (?P<sym>[^:\s]+):")
 
 
-def ir_end(data: bytes, body_start: int, region_end: int, family: str) -> tuple[int, int, bool]:
+def ir_end(
+    data: bytes, body_start: int, region_end: int, family: str, *, open_end: bool = False
+) -> tuple[int, int, bool]:
     """Split a region after a header into IR and trailing non-IR lines.
 
     Returns (ir_end, text_start, truncated): IR is [body_start, ir_end), the blank lines
     after it run to text_start, and [text_start, region_end) holds messages (possibly none).
-    A Dump is truncated when its last IR line is not a line IR can end with.
+    A Dump is truncated when its last IR line is not a line IR can end with; with
+    `open_end` (an LLVM loop printout, which ends in its exit block's last instruction)
+    an indented last line is a complete one.
     """
     pattern = _LLVM_LINE if family.startswith("llvm") else _MLIR_LINE
     end = region_end
@@ -51,7 +55,7 @@ def ir_end(data: bytes, body_start: int, region_end: int, family: str) -> tuple[
             continue
         if line[:1] in (b" ", b"\t") or pattern.match(line):
             truncated = (
-                line[:1] in (b" ", b"\t")
+                (line[:1] in (b" ", b"\t") and not open_end)
                 or line.endswith(_OPENS)
                 or not data[line_start:end].endswith(b"\n")
             )
@@ -75,28 +79,76 @@ def _blank_run_end(data: bytes, start: int, limit: int) -> int:
 
 def infer_scope(data: bytes, body_start: int, body_end: int, family: str) -> str:
     """The scope a header did not name, read from the first op of the body."""
-    pos = body_start
-    for _ in range(100_000):
-        if pos >= body_end:
-            break
-        nl = data.find(b"\n", pos, body_end)
-        stop = body_end if nl < 0 else nl
-        line = data[pos : min(stop, pos + 512)]
-        pos = stop + 1
-        if not line.strip():
-            continue
-        if family.startswith("llvm"):
-            scope = _llvm_scope(line)
-            if scope is not None:
-                return scope
-            continue
-        if line[:1] in (b"#", b"!"):
-            continue  # attribute and type aliases precede the op
-        return _mlir_scope(line)
-    return "module" if family.startswith("llvm") else "builtin.module"
+    llvm = family.startswith("llvm")
+    first, later = (_LLVM_UNIT, _LLVM_UNIT_LATER) if llvm else (_MLIR_OP, _MLIR_OP_LATER)
+    if first.match(data, body_start, body_end):
+        start = body_start
+    else:
+        m = later.search(data, body_start, body_end)
+        if m is None:
+            return "module" if llvm else "builtin.module"
+        start = m.start() + 1
+    stop = min(body_end, start + 512)
+    nl = data.find(b"\n", start, stop)
+    line = data[start : nl if nl >= 0 else stop]
+    if llvm:
+        return _llvm_scope(line) or "module"
+    return _mlir_scope(line)
+
+
+# The first line of an MLIR body that is an op (attribute and type aliases precede it);
+# a newline leads each later-line pattern, so the search skips from line to line in C.
+_MLIR_OP = re.compile(rb"[^#!\s]")
+_MLIR_OP_LATER = re.compile(rb"\n[^#!\s]")
+# The first line of an LLVM body that names its unit.
+_LLVM_UNIT = re.compile(rb"; ModuleID|source_filename|define\b|# Machine code for function ")
+_LLVM_UNIT_LATER = re.compile(
+    rb"\n(?:; ModuleID|source_filename|define\b|# Machine code for function )"
+)
+_FIRST_LINE = re.compile(rb"\S[^\n]*")
+_LABEL = re.compile(rb"^[\w.$-]+:")
+
+
+_LOOP_HEADER = re.compile(rb"^; Loop:\r?\n(?P<label>[\w.$-]+):", re.M)
+
+
+def loop_header(data: bytes, body_start: int, body_end: int) -> str:
+    """`%label` of the header block of an LLVM loop printout ("" if it shows none)."""
+    m = _LOOP_HEADER.search(data, body_start, min(body_end, body_start + 65536))
+    return f"%{m['label'].decode(errors='replace')}" if m else ""
+
+
+def body_language(data: bytes, body_start: int, body_end: int) -> str:
+    """What a body's first line says it is: "mlir", "loop" (an LLVM loop printout),
+    "module" (a whole LLVM module) or "llvm"."""
+    m = _FIRST_LINE.search(data, body_start, min(body_end, body_start + 4096))
+    if m is None:
+        return "llvm"
+    line = m.group()
+    if line.startswith((b"; Preheader:", b"; Loop:")):
+        return "loop"
+    if line.startswith((b"; ModuleID", b"source_filename")):
+        return "module"
+    if _LABEL.match(line) or line.startswith((b"}", b"!")):
+        return "llvm"
+    if _MLIR_LINE.match(line) and not line.startswith(b"# "):
+        return "mlir"
+    return "llvm"
 
 
 def _mlir_scope(line: bytes) -> str:
+    scope = _SCOPES.get(line)
+    if scope is None:
+        scope = _read_mlir_scope(line)
+        if len(_SCOPES) < 4096:
+            _SCOPES[line] = scope
+    return scope
+
+
+_SCOPES: dict[bytes, str] = {}  # first op lines repeat from Dump to Dump: read each once
+
+
+def _read_mlir_scope(line: bytes) -> str:
     if line.startswith((b"module", b'"builtin.module"')):
         return "builtin.module"
     m = _SCOPE_SYM.match(line)

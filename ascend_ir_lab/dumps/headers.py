@@ -1,7 +1,10 @@
 """Recognise the header line of every pass-dump family MLIR and LLVM print.
 
-Each family is one regular expression; `parse_header` turns a header line into a `Header`.
-A line that merely mentions "IR Dump" (a diagnostic, a comment in the IR) matches none.
+`parse_header` turns a header line into a `Header`: a Dump's header, or a banner (a line
+that names a pass but carries no IR, such as LLVM's `omitted because no change`). A line
+that merely mentions "IR Dump" (a diagnostic, a comment in the IR) is neither.
+
+Every pattern here is linear in the line's length: a header comes from untrusted input.
 """
 
 from __future__ import annotations
@@ -9,42 +12,42 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Every family contains this literal: the reader finds candidates with a plain byte search.
+# Every Dump header contains this literal (banners: `IR Pass`, `IR Deleted After`).
 MARKER = b"IR Dump"
 
 
 @dataclass(frozen=True, slots=True)
 class Header:
-    """What a header line says about the Dump that follows it."""
+    """What a header line says about the Dump that follows it (or, for a banner, about a pass)."""
 
     family: str  # "mlir", "mlir-internal", "llvm", "llvm-legacy"
-    phase: str  # "before", "after" or "failed"
+    phase: str  # "before", "after", "failed", or "start" (the initial IR)
     pass_name: str
     arg: str
     options: str
-    scope: str  # "" when the header carries none (old MLIR form): inferred from the body
+    scope: str  # "" when the header carries none: inferred from the body
+    # Non-empty for a line without IR: "unchanged" (omitted because no change), "filtered",
+    # "ignored", "invalidated" or "deleted".
+    banner: str = ""
 
 
-_MLIR = re.compile(
-    r"^// -----// IR Dump (?P<phase>Before|After) (?P<body>.*?)"
-    r"(?: \('(?P<op>[^']+)' operation(?:: @(?P<sym>[^)]*))?\))? //----- //\s*$"
-)
+_MLIR_PREFIX = "// -----// IR Dump "
+_MLIR_SUFFIX = " //----- //"
 _MLIR_INTERNAL = re.compile(
-    r"^// -----// (?P<owner>\S+) internal IR Dump (?P<phase>Before|After):? (?P<what>.*?)"
-    r"(?: //----- //)?\s*$"
+    r"^// -----// (?P<owner>\S+) internal IR Dump (?P<phase>Before|After):? (?P<what>[^/]*)"
 )
-# One greedy group, split with string search after: nested lazy groups here backtracked
-# quadratically over a long line (47 s for one 512 KB header).
-_LLVM = re.compile(r"^; \*\*\* IR Dump (?P<phase>Before|After) (?P<rest>.+) \*\*\*\s*$")
-_INVALIDATED = " (invalidated)"
-_LLVM_LEGACY = re.compile(
-    r"^(?:# )?\*\*\* IR Dump (?P<phase>Before|After) (?P<name>.+?)"
-    r"(?: \((?P<arg>[\w.<>,:-]*)\))?(?: on (?P<on>\S+))? \*\*\*:?\s*$"
+# The scope MLIR appends under module-scope printing: " ('func.func' operation: @f)".
+_MLIR_SCOPE = re.compile(r" \('(?P<op>[\w.$-]+)' operation(?:\)$|: @)")
+_PASS_NUMBER = re.compile(r"^\d+-(?=[A-Za-z_(])")
+_BANNER_ENDS = (
+    (" omitted because no change", "unchanged"),
+    (" filtered out", "filtered"),
+    (" ignored", "ignored"),
+    (" invalidated", "invalidated"),
 )
-# "Name: arg{options}" (newer MLIR) or "Name (arg)" (older MLIR), each optionally " Failed".
-_PASS_NEW = re.compile(r"^(?P<name>.+?)(?P<failed> Failed)?: (?P<arg>[^\s{]*)(?P<opts>\{.*\})?$")
-_PASS_OLD = re.compile(r"^(?P<name>.+?)(?P<failed> Failed)? \((?P<arg>[^()]*)\)$")
-_PASS_BARE = re.compile(r"^(?P<name>.+?)(?P<failed> Failed)?$")
+# A unit in parentheses after the banner's `***` or inside it (older LLVM and MLIR).
+_UNIT_KINDS = ("function: ", "scc: ", "loop: ", "module: ", "cgscc: ")
+_LOOP_AT_DEPTH = re.compile(r"^Loop at depth (?P<depth>\d+) containing: (?P<head>%[^<,\s]+)")
 
 
 def parse_header(line: str) -> Header | None:
@@ -52,66 +55,226 @@ def parse_header(line: str) -> Header | None:
     if line.startswith("// -----// "):
         return _parse_mlir(line)
     if line.startswith("; *** "):
-        return _parse_llvm(line)
-    if line.startswith("*** ") or line.startswith("# *** "):
-        return _parse_legacy(line)
+        return _parse_stars(line[6:], "llvm")
+    if line.startswith("*** "):
+        return _parse_stars(line[4:], "llvm-legacy")
+    if line.startswith("# *** "):
+        return _parse_stars(line[6:], "llvm-legacy")
     return None
 
 
+# -- MLIR -------------------------------------------------------------------------------------
 def _parse_mlir(line: str) -> Header | None:
-    m = _MLIR.match(line)
-    if m is None:
+    line = line.rstrip()
+    if not line.startswith(_MLIR_PREFIX):
         m = _MLIR_INTERNAL.match(line)
         if m is None:
             return None
         owner, what = m["owner"], m["what"].strip()
         return Header("mlir-internal", m["phase"].lower(), f"{owner}: {what}", owner, "", "")
-    body = m["body"]
-    p = _PASS_NEW.match(body) or _PASS_OLD.match(body) or _PASS_BARE.match(body)
-    assert p is not None  # _PASS_BARE matches any non-empty body
-    groups = p.groupdict()
-    phase = "failed" if groups.get("failed") else m["phase"].lower()
+    if not line.endswith(_MLIR_SUFFIX):
+        return None
+    rest = line[len(_MLIR_PREFIX) : -len(_MLIR_SUFFIX)]
+    phase, _, rest = rest.partition(" ")
+    if phase not in ("Before", "After") or not rest:
+        return None
     scope = ""
-    if m["op"]:
-        scope = f"{m['op']} @{m['sym']}" if m["sym"] else m["op"]
-    opts = (groups.get("opts") or "").removeprefix("{").removesuffix("}")
-    return Header("mlir", phase, p["name"], groups.get("arg") or "", opts, scope)
+    m = _MLIR_SCOPE.search(rest)
+    tail = rest[m.end() :] if m else ""
+    if m is not None and (not tail or tail.endswith(")")):  # the suffix ends the line
+        scope = m["op"] + (" @" + tail[:-1] if tail else "")
+        rest = rest[: m.start()]
+    name, arg, options = _mlir_pass(rest)
+    failed = name.endswith(" Failed")
+    if failed:
+        name = name[: -len(" Failed")]
+    return Header("mlir", "failed" if failed else phase.lower(), name, arg, options, scope)
 
 
-def _parse_llvm(line: str) -> Header | None:
-    m = _LLVM.match(line)
-    if m is None:
+def _mlir_pass(text: str) -> tuple[str, str, str]:
+    """(name, argument, options) of "Name: arg{opts}", "Name: unknown<Name>", "Name (arg)";
+    anything else is all name."""
+    k = text.find(": ")
+    if k > 0:
+        name, textual = text[:k], text[k + 2 :]
+        if textual.startswith("unknown<"):
+            close = _matching_angle(textual, len("unknown"))
+            arg, opts = "", textual[close + 1 :]
+        else:
+            brace = textual.find("{")
+            arg, opts = (textual, "") if brace < 0 else (textual[:brace], textual[brace:])
+        # an argument is one word; options are one braced group that ends the line
+        if not any(c.isspace() for c in arg) and (not opts or opts.endswith("}")):
+            return name, arg, _options(opts)
+    if text.endswith(")"):
+        k = text.rfind(" (")
+        arg = text[k + 2 : -1] if k > 0 else ""
+        if k > 0 and "(" not in arg:
+            return text[:k], arg, ""
+    return text, "", ""
+
+
+def _matching_angle(text: str, start: int) -> int:
+    """Index of the `>` closing the `<` at `start` (the end of text if none)."""
+    depth = 0
+    for i in range(start, len(text)):
+        c = text[i]
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(text)
+
+
+def _options(text: str) -> str:
+    text = text.strip()
+    if text.startswith("{") and text.endswith("}"):
+        return text[1:-1].strip()
+    return text
+
+
+# -- LLVM (and the oldest MLIR, which printed the same `*** ... ***` banner) ------------------
+def _parse_stars(core: str, family: str) -> Header | None:
+    core = core.rstrip()
+    if core.startswith("IR Dump "):
+        rest = core[len("IR Dump ") :]
+    elif core.startswith(("IR Pass ", "IR Deleted After ")):
+        return _parse_pass_banner(core, family)
+    else:
         return None
-    name, on, invalid = _split_llvm(m["rest"])
-    # "(invalidated)": the pass deleted or invalidated the unit; nothing follows the header.
-    options = "invalidated" if invalid else ""
-    return Header("llvm", m["phase"].lower(), name, name, options, _llvm_scope(on))
-
-
-def _split_llvm(rest: str) -> tuple[str, str | None, bool]:
-    """'NAME[ on UNIT][ (invalidated)]' -> (NAME, UNIT, invalidated), the first ' on ' ending
-    the name, in linear time."""
-    at = rest.find(" on ", 1)
-    if at >= 0 and len(rest) > at + 4:
-        on = rest[at + 4 :]
-        invalid = on.endswith(_INVALIDATED) and len(on) > len(_INVALIDATED)
-        return rest[:at], on[: -len(_INVALIDATED)] if invalid else on, invalid
-    invalid = rest.endswith(_INVALIDATED) and len(rest) > len(_INVALIDATED)
-    return (rest[: -len(_INVALIDATED)] if invalid else rest), None, invalid
-
-
-def _parse_legacy(line: str) -> Header | None:
-    m = _LLVM_LEGACY.match(line)
-    if m is None:
+    end = rest.find(" ***")
+    if end < 0:
+        end = rest.find("***")  # "At Start: ***" has no space before the stars
+        if end < 0:
+            return None
+    body, trailer = rest[:end].strip(), rest[end:].lstrip(" *:").strip()
+    phase, _, body = body.partition(" ")
+    if phase == "At" and body.startswith("Start"):
+        return Header(family, "start", "At Start", "", "", "module")
+    if phase not in ("Before", "After", "At") or not body:
         return None
-    return Header(
-        "llvm-legacy", m["phase"].lower(), m["name"], m["arg"] or "", "", _llvm_scope(m["on"])
-    )
+    banner = ""
+    for suffix, kind in _BANNER_ENDS:
+        if body.endswith(suffix) and kind in ("unchanged", "filtered"):
+            body, banner = body[: -len(suffix)], kind
+            break
+    options = ""
+    if body.endswith(" (invalidated)"):
+        body, options = body[: -len(" (invalidated)")], "invalidated"
+    name, arg, unit = _llvm_pass(body, family)
+    scope = _unit_scope(unit) if unit else _trailer_scope(trailer)
+    phase = "after" if phase == "At" else phase.lower()  # -print-at-pass-number prints after
+    return Header(family, phase, name, arg, options, scope, banner)
 
 
-def _llvm_scope(on: str | None) -> str:
-    if not on:
+def _parse_pass_banner(core: str, family: str) -> Header | None:
+    """`*** IR Pass P on F ignored ***`, `*** IR Pass P invalidated ***`, `*** IR Deleted ...`."""
+    body = core.removesuffix("***").strip()
+    banner = "deleted"
+    if body.startswith("IR Deleted After "):
+        body = body[len("IR Deleted After ") :]
+    else:
+        body = body[len("IR Pass ") :]
+        for suffix, kind in _BANNER_ENDS:
+            if body.endswith(suffix):
+                body, banner = body[: -len(suffix)], kind
+                break
+        else:
+            return None
+    name, arg, unit = _llvm_pass(body, family)
+    return Header(family, "after", name, arg, "", _unit_scope(unit) if unit else "", banner)
+
+
+def _llvm_pass(body: str, family: str) -> tuple[str, str, str]:
+    """(name, argument, unit) of "PassID on unit", "Name (arg)", "Name (arg) on unit"."""
+    name, unit, spaced = _split_on(body)
+    if not unit or spaced:  # a new pass manager's PassID is one word: "P on unit"
+        legacy = _legacy_pass(body)
+        if legacy is not None:
+            return legacy
+    if name.endswith(")"):
+        k = name.rfind(" (")
+        inner = name[k + 2 : -1] if k > 0 else ""
+        if k > 0 and "(" not in inner and (inner == "module" or inner.startswith(_UNIT_KINDS)):
+            unit, name = unit or f"({inner})", name[:k]
+    name = _PASS_NUMBER.sub("", name, count=1)
+    arg = name if family == "llvm" or unit else ""  # the new pass manager names only a class
+    return name, arg, unit
+
+
+def _legacy_pass(body: str) -> tuple[str, str, str] | None:
+    """A legacy pass: "Long Name (arg)", or "Long Name (arg) on F" (machine -print-changed)."""
+    k = body.rfind(") on ")
+    head, unit = (body[: k + 1], body[k + 5 :]) if k >= 0 else (body, "")
+    if not head.endswith(")"):
+        return None
+    j = head.rfind(" (")
+    arg = head[j + 2 : -1] if j > 0 else ""
+    if not arg or arg == "module" or any(c in arg for c in " ()"):
+        return None
+    return head[:j], arg, unit
+
+
+def _split_on(body: str) -> tuple[str, str, bool]:
+    """Split "PassID on unit" at the first " on " outside `<...>` and `(...)`; the flag says
+    whether the part before it has a space of its own (then it is no PassID)."""
+    depth = 0
+    spaced = False
+    for i, c in enumerate(body):
+        if c in "<(":
+            depth += 1
+        elif c in ">)":
+            depth = max(depth - 1, 0)
+        elif c == " " and depth == 0:
+            if body.startswith(" on ", i):
+                return body[:i], body[i + 4 :], spaced
+            spaced = True
+    return body, "", spaced
+
+
+def _trailer_scope(trailer: str) -> str:
+    """Scope from what follows the closing stars: "(function: f)", "('func' operation: @f)"."""
+    if not trailer.startswith("(") or not trailer.endswith(")"):
         return ""
-    if on in ("[module]", "module"):
+    inner = trailer[1:-1]
+    if inner.startswith("'"):
+        op, _, sym = inner[1:].partition("' operation")
+        sym = sym.removeprefix(": ").strip()
+        return f"{op} {sym}" if sym else op
+    return _unit_scope(trailer)
+
+
+def _unit_scope(unit: str) -> str:
+    """The scope of an LLVM IR unit as the pass managers name it."""
+    unit = unit.strip()
+    if unit in ("[module]", "module", "(module)"):
         return "module"
-    return f"function @{on.strip('()')}"
+    if unit == "[moduleBunch]":
+        return "module bunch"
+    if unit.startswith("(") and unit.endswith(")"):
+        inner = unit[1:-1]
+        for kind in _UNIT_KINDS:
+            if inner.startswith(kind):
+                return _unit_scope_kind(kind[:-2], inner[len(kind) :].strip())
+        return f"cgscc ({inner})"
+    if unit.startswith("loop %") and " in function " in unit:
+        loop, _, fn = unit[len("loop ") :].partition(" in function ")
+        return f"loop {loop} in function @{fn}"
+    m = _LOOP_AT_DEPTH.match(unit)
+    if m is not None:
+        return f"loop {m['head']} at depth {m['depth']}"
+    if unit == "<unnamed loop>":
+        return "loop <unnamed>"
+    return f"function @{unit.strip('()')}"
+
+
+def _unit_scope_kind(kind: str, name: str) -> str:
+    if kind == "function":
+        return f"function @{name}"
+    if kind in ("scc", "cgscc"):
+        return f"cgscc {name if name.startswith('(') else '(' + name + ')'}"
+    if kind == "loop":
+        return f"loop {name}"
+    return "module"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-PHASES = ("before", "after", "failed", "artifact")
+PHASES = ("start", "before", "after", "failed", "artifact")
 
 
 @dataclass(slots=True)
@@ -55,6 +55,11 @@ class Message:
     log_id: int
     start: int
     end: int
+    # A banner names a pass that printed no IR: its pass and what the banner says
+    # ("unchanged" for LLVM's `omitted because no change`, "filtered", "ignored",
+    # "invalidated", "deleted"); both empty for any other line.
+    pass_name: str = ""
+    banner: str = ""
 
 
 @dataclass(slots=True)

@@ -6,11 +6,18 @@ same passes again and again), so each distinct header line is parsed once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ascend_ir_lab.dumps.body import infer_scope, ir_end, message_level
-from ascend_ir_lab.dumps.headers import MARKER, Header, parse_header
+from ascend_ir_lab.dumps.body import (
+    body_language,
+    infer_scope,
+    ir_end,
+    loop_header,
+    message_level,
+)
+from ascend_ir_lab.dumps.headers import Header, parse_header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
 
 
@@ -24,16 +31,25 @@ class LogIndex:
     warnings: list[str] = field(default_factory=list)
 
 
+# Every header and banner line holds one of these (`IR Dump`, `IR Pass`, `IR Deleted After`).
+_CANDIDATE = re.compile(rb"IR (?:Dump|Pass |Deleted After )")
+
+
 def find_headers(data: bytes) -> Iterator[tuple[int, int, Header]]:
-    """Yield (line_start, line_end_incl_newline, Header) for each header line, in order."""
+    """Yield (line_start, line_end_incl_newline, Header) for each header line, in order.
+
+    Banners (headers of passes that printed no IR) are yielded too: they end the IR before them.
+    """
     cache: dict[bytes, Header | None] = {}
     find, rfind = data.find, data.rfind
     size = len(data)
+    search = _CANDIDATE.search
     pos = 0
     while True:
-        k = find(MARKER, pos)
-        if k < 0:
+        m = search(data, pos)
+        if m is None:
             return
+        k = m.start()
         start = rfind(b"\n", 0, k) + 1
         nl = find(b"\n", k)
         end = size if nl < 0 else nl + 1
@@ -53,59 +69,106 @@ def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> 
     headers = list(find_headers(data))
     size = len(data)
     _add_text(out, data, 0, headers[0][0] if headers else size, stage, log_id, first_index - 1)
+    index = first_index
     for n, (start, body_start, header) in enumerate(headers):
         region_end = headers[n + 1][0] if n + 1 < len(headers) else size
-        index = first_index + n
-        body_end, text_start, truncated = _split_region(data, body_start, region_end, header)
-        holds = _holds(data, body_start, body_end, header)
-        dump = Dump(
-            index, stage, header.pass_name, header.arg, header.options, header.phase,
-            header.scope or holds, header.family, log_id, start, body_start, body_end,
-            text_start, truncated, holds,
-        )  # fmt: skip
+        if header.banner:
+            _add_banner(out, data, start, body_start, header, stage, log_id, index - 1)
+            _add_text(out, data, body_start, region_end, stage, log_id, index - 1)
+            continue
+        dump = _dump(data, header, stage, log_id, index, start, body_start, region_end)
         out.dumps.append(dump)
-        out.segments.append(Segment("dump", start, text_start, index))
-        _add_text(out, data, text_start, region_end, stage, log_id, index)
-        if truncated and n + 1 == len(headers):
+        out.segments.append(Segment("dump", start, dump.end, index))
+        _add_text(out, data, dump.end, region_end, stage, log_id, index)
+        if dump.truncated and n + 1 == len(headers):
             out.warnings.append(
                 f"stage {stage}: the last dump ({header.pass_name}) is truncated: "
                 "the log ends in the middle of its IR"
             )
+        index += 1
     return out
 
 
+def _dump(
+    data: bytes, header: Header, stage: str, log_id: int, index: int,
+    start: int, body_start: int, region_end: int,
+) -> Dump:  # fmt: skip
+    """The Dump a header opens: where its IR ends, what it holds, its language."""
+    family, scope = header.family, header.scope
+    if family == "llvm-legacy" and body_language(data, body_start, region_end) == "mlir":
+        family = "mlir"  # the oldest MLIR printed LLVM's `*** IR Dump ... ***` banner
+        scope = scope.replace("function @", "func @", 1)
+    loop = family.startswith("llvm") and body_language(data, body_start, region_end) == "loop"
+    body_end, text_start, truncated = _split_region(data, body_start, region_end, family, loop)
+    if loop:  # a loop printout holds the loop alone
+        if not scope.startswith("loop"):  # legacy headers name no unit, older ones a block
+            scope = f"loop {loop_header(data, body_start, body_end) or scope.removeprefix('function @')}"
+        holds = scope
+    elif scope.startswith("cgscc") and body_language(data, body_start, body_end) != "module":
+        holds = scope  # the functions of one call-graph SCC
+    else:
+        holds = _holds(data, body_start, body_end, header.scope, family)
+    return Dump(
+        index, stage, header.pass_name, header.arg, header.options, header.phase,
+        scope or holds, family, log_id, start, body_start, body_end,
+        text_start, truncated, holds,
+    )  # fmt: skip
+
+
 def _split_region(
-    data: bytes, body_start: int, region_end: int, header: Header
+    data: bytes, body_start: int, region_end: int, family: str, loop: bool = False
 ) -> tuple[int, int, bool]:
-    """Fast path for the common shape `...\n}\n\n<next header>`; else scan back line by line."""
-    tail = data[max(body_start, region_end - 16) : region_end]
-    stripped = tail.rstrip(b"\n")
-    if stripped.endswith(b"\n}") and len(stripped) < len(tail):
-        # `}` at column 0 closes the top-level op: nothing after it but blank lines.
-        return region_end - (len(tail) - len(stripped)) + 1, region_end, False
+    """Fast path for a region whose last line closes IR (`}`, a trailing alias or metadata
+    line) and only blank lines follow; else scan back line by line."""
+    ends = _ENDS_LLVM if family[0] == "l" else _ENDS_MLIR
+    tail = data[max(body_start, region_end - 256) : region_end]
+    stripped = tail.rstrip(b"\r\n")
+    if len(stripped) < len(tail):
+        nl = stripped.rfind(b"\n")
+        if nl >= 0 and stripped[nl + 1 :].startswith(ends):
+            return region_end - (len(tail) - len(stripped)) + 1, region_end, False
+    # Messages after the IR (a pass manager's log lines): what closes the IR before them?
+    found = ir_end(data, body_start, region_end, family, open_end=loop)
+    last = data[data.rfind(b"\n", body_start, max(found[0] - 1, body_start)) + 1 : found[0]]
+    if last.startswith(ends) and not found[2]:
+        return found
     # Text that can never be IR (a traceback, a crash report) ends the IR wherever it starts,
     # even if IR-looking lines (indented frames, dotted exception names) follow it.
-    cut = min(
-        (k + 1 for k in (data.find(m, body_start - 1, region_end) for m in _HARD_STOPS) if k >= 0),
-        default=region_end,
-    )
-    return ir_end(data, body_start, cut, header.family)
+    m = _HARD_STOP.search(data, body_start - 1, region_end)
+    cut = m.start() + 1 if m else region_end
+    return ir_end(data, body_start, cut, family, open_end=loop)
 
 
-_HARD_STOPS = (
-    b"\nTraceback (most recent call last):",
-    b"\nLLVM ERROR:",
-    b"\nPLEASE submit a bug report",
-    b"\nStack dump:",
-    b"\n===----",  # an MLIR/LLVM timing report (--mlir-timing, -time-passes)
+# Column-0 lines that only the end of a Dump holds: the closing brace of the top-level op, a
+# location alias, the end of a resource blob; in LLVM metadata, attribute groups, machine IR.
+_ENDS_MLIR = (b"}", b"#loc", b"#-}")
+_ENDS_LLVM = (b"}", b"!", b"attributes #", b"# End machine code")
+
+
+# One search for all of them: the leading newline lets it skip from line to line in C.
+_HARD_STOP = re.compile(
+    rb"\n(?:Traceback \(most recent call last\):|LLVM ERROR:|PLEASE submit a bug report"
+    rb"|Stack dump:|===----)"  # the last: an MLIR/LLVM timing report (-mlir-timing, -time-passes)
 )
 
 
-def _holds(data: bytes, body_start: int, body_end: int, header: Header) -> str:
+def _holds(data: bytes, body_start: int, body_end: int, scope: str, family: str) -> str:
     """The scope the IR text holds (cheap for the common `module {` start)."""
-    if header.scope == "builtin.module" or data[body_start : body_start + 7] == b"module ":
+    if scope == "builtin.module" or data[body_start : body_start + 7] == b"module ":
         return "builtin.module"
-    return infer_scope(data, body_start, body_end, header.family)
+    return infer_scope(data, body_start, body_end, family)
+
+
+def _add_banner(
+    out: LogIndex, data: bytes, start: int, end: int, header: Header,
+    stage: str, log_id: int, after: int,
+) -> None:  # fmt: skip
+    """A banner line: a Message tied to its pass, in a text segment of its own."""
+    out.segments.append(Segment("text", start, end))
+    text = data[start:end].rstrip(b"\r\n").decode("utf-8", "replace")
+    out.messages.append(
+        Message(stage, after, "info", text, log_id, start, end, header.pass_name, header.banner)
+    )
 
 
 def _add_text(
@@ -121,6 +184,11 @@ def _add_text(
         stop = end if nl < 0 else nl + 1
         line = data[pos:stop].rstrip(b"\r\n")
         if line.strip():
-            text = line.decode("utf-8", "replace")
-            out.messages.append(Message(stage, after, message_level(line), text, log_id, pos, stop))
+            out.messages.append(_message(line, stage, after, log_id, pos, stop))
         pos = stop
+
+
+def _message(line: bytes, stage: str, after: int, log_id: int, start: int, end: int) -> Message:
+    """A non-IR line, classified by level."""
+    text = line.decode("utf-8", "replace")
+    return Message(stage, after, message_level(line), text, log_id, start, end)

@@ -6,8 +6,10 @@ computed on first use, once, and cached.
 
 from __future__ import annotations
 
-import hashlib
 import re
+import threading
+import zlib
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +17,7 @@ from ascend_ir_lab.dumps.blocks import BlockText
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.errors import InputError
 
+_SPLIT_FROM = 16 << 20  # bytes of IR to sum before a second thread pays off
 _WHICH = re.compile(r"^(?P<name>.+?)(?:\[?#(?P<k>-?\d+)\]?)?$")
 
 
@@ -44,6 +47,7 @@ class Timeline:
         self._timings: dict[int, float] | None = None
         self._prev: list[int] | None = None
         self._next: list[int] | None = None
+        self._states: list[str] | None = None
         self._line_counts: dict[int, int] = {}
         self.line_table: list[str] = []
         self._line_ids: dict[str, int] = {}
@@ -80,13 +84,14 @@ class Timeline:
         return self.text(dump).splitlines()
 
     def line_count(self, dump: Dump | int) -> int:
-        """Number of IR lines of a Dump."""
+        """Number of IR lines of a Dump (counted once per snapshot)."""
         d = self._dump(dump)
-        n = self._line_counts.get(d.index)
+        snap = (self._snap or self._snapshots())[d.index]
+        n = self._line_counts.get(snap)
         if n is None:
             raw = self.raw(d)
             n = raw.count(b"\n") + (1 if raw and not raw.endswith(b"\n") else 0)
-            self._line_counts[d.index] = n
+            self._line_counts[snap] = n
         return n
 
     def line_ids(self, dump: Dump | int) -> list[int]:
@@ -112,37 +117,76 @@ class Timeline:
 
     # -- snapshots and predecessors ---------------------------------------------------------
     def snapshot(self, dump: Dump | int) -> int:
-        """Snapshot id: equal ids mean byte-identical IR."""
-        return self._snapshots()[self._dump(dump).index]
+        """Snapshot id: equal ids mean identical IR (same length, same CRC-32 of its bytes)."""
+        index = dump if isinstance(dump, int) else dump.index
+        return (self._snap or self._snapshots())[index]
 
     def snapshot_count(self) -> int:
         """How many distinct snapshots the Timeline holds."""
         return len(set(self._snapshots()))
 
     def _snapshots(self) -> list[int]:
+        # Identity is the length and a CRC-32 of the bytes: one pass at memory speed over
+        # the Dumps whose length another Dump shares (a unique length is a snapshot of its
+        # own), without copying a byte of the log.
         if self._snap is None:
-            ids: dict[bytes, int] = {}
-            snap = []
-            for d in self.dumps:
-                data = self._data[d.log_id]
-                view = data if isinstance(data, BlockText) else memoryview(data)
-                digest = hashlib.sha1(view[d.body_start : d.body_end]).digest()
-                snap.append(ids.setdefault(digest, len(ids)))
-            self._snap = snap
+            lengths = Counter(d.body_end - d.body_start for d in self.dumps)
+            shared = [d for d in self.dumps if lengths[d.body_end - d.body_start] > 1]
+            crcs = dict(zip((d.index for d in shared), self._crcs(shared), strict=True))
+            ids: dict[tuple[int, int], int] = {}
+            self._snap = [
+                ids.setdefault((d.body_end - d.body_start, crcs.get(d.index, 0)), len(ids))
+                for d in self.dumps
+            ]
         return self._snap
+
+    def _crcs(self, dumps: list[Dump]) -> list[int]:
+        """CRC-32 of each Dump's bytes; a large total is split with a second thread (zlib
+        lets go of the interpreter while it sums)."""
+        views = [data if isinstance(data, BlockText) else memoryview(data) for data in self._data]
+        try:
+
+            def crcs(part: list[Dump]) -> list[int]:
+                return [zlib.crc32(views[d.log_id][d.body_start : d.body_end]) for d in part]
+
+            total = sum(d.body_end - d.body_start for d in dumps)
+            if total < _SPLIT_FROM or any(isinstance(v, BlockText) for v in views):
+                return crcs(dumps)  # a BlockText's block cache is for one thread
+            half = len(dumps) // 2
+            second: list[int] = []
+            worker = threading.Thread(target=lambda: second.extend(crcs(dumps[half:])))
+            worker.start()
+            first = crcs(dumps[:half])
+            worker.join()
+            return first + second
+        finally:
+            for view in views:
+                if isinstance(view, memoryview):
+                    view.release()
 
     def _links(self) -> tuple[list[int], list[int]]:
         if self._prev is None or self._next is None:
+            # Pipeliner-internal dumps are snapshots inside one pass: each follows the state
+            # before it, but the pass's own output follows the state before the pass.
             last: dict[tuple[str, str], int] = {}
+            last_any: dict[tuple[str, str], int] = {}
             prev = [-1] * len(self.dumps)
             nxt = [-1] * len(self.dumps)
             for d in self.dumps:
                 key = (d.stage, d.holds or d.scope)
+                q = last_any.get(key, -1)
+                if d.family == "mlir-internal":
+                    prev[d.index] = q
+                    if q >= 0 and self.dumps[q].family == "mlir-internal":
+                        nxt[q] = d.index
+                    last_any[key] = d.index
+                    continue
                 p = last.get(key, -1)
                 prev[d.index] = p
-                if p >= 0:
-                    nxt[p] = d.index
-                last[key] = d.index
+                for k in (p, q):
+                    if k >= 0:
+                        nxt[k] = d.index
+                last[key] = last_any[key] = d.index
             self._prev, self._next = prev, nxt
         return self._prev, self._next
 
@@ -176,18 +220,32 @@ class Timeline:
         return self.changed_flags()[self._dump(dump).index]
 
     def changed_flags(self) -> list[bool]:
-        """`changed` for every Dump, computed in one pass."""
-        snap = self._snapshots()
-        prev, nxt = self._links()
-        flags = []
-        for d in self.dumps:
-            if d.phase == "before":
-                n = nxt[d.index]
-                flags.append(n >= 0 and snap[n] != snap[d.index])
-            else:
-                p = prev[d.index]
-                flags.append(p < 0 or snap[p] != snap[d.index])
-        return flags
+        """`changed` for every Dump, computed in one pass ("unknown" reads as False)."""
+        return [s == "changed" for s in self.change_states()]
+
+    def change_states(self) -> list[str]:
+        """For every Dump: "changed", "unchanged", or "unknown" where the log cannot say.
+
+        Unknown: a before-dump that no later state of its scope follows (the last MLIR dump
+        before an LLVM section, a before-only stage without its artifact), and the initial IR
+        (`IR Dump At Start`), which no pass made. The first after-dump of a scope counts as
+        changed.
+        """
+        if self._states is None:
+            snap = self._snapshots()
+            prev, nxt = self._links()
+            states = []
+            for d in self.dumps:
+                if d.phase == "start":
+                    states.append("unknown")
+                    continue
+                other = nxt[d.index] if d.phase == "before" else prev[d.index]
+                if other < 0:
+                    states.append("unknown" if d.phase == "before" else "changed")
+                else:
+                    states.append("unchanged" if snap[other] == snap[d.index] else "changed")
+            self._states = states
+        return self._states
 
     # -- timings ---------------------------------------------------------------------------
     def seconds(self, dump: Dump | int) -> float | None:
@@ -203,6 +261,8 @@ class Timeline:
         # A report counts a pass nested under a function pipeline once, however many
         # functions it ran on: consecutive Dumps of one pass on other scopes are that one run.
         stages = {s.get("name"): s.get("timings") or {} for s in (self.run or {}).get("stages", [])}
+        if not any(stages.values()):
+            return {}
         seen: dict[tuple[str, str], int] = {}
         out: dict[int, float] = {}
         last: Dump | None = None
@@ -236,17 +296,53 @@ class Timeline:
     def _select_pass(self, which: str) -> Dump:
         m = _WHICH.match(which)
         assert m is not None
-        name, k = m["name"], int(m["k"] or 1)
-        stage = None
+        name = m["name"]
+        hits = self.occurrences(which)
+        if m["k"] is None:
+            return preferred_occurrence(hits, self.changed_flags())
+        k = int(m["k"])
+        if not -len(hits) <= (k - 1 if k > 0 else k) < len(hits) or k == 0:
+            raise InputError(f"pass {name!r} runs {len(hits)} times; #{k} does not exist")
+        return hits[k - 1 if k > 0 else k]
+
+    def occurrences(self, which: str) -> list[Dump]:
+        """Every Dump of the pass `[stage:]pass` names (an occurrence `#k` is ignored)."""
+        m = _WHICH.match(str(which).strip())
+        assert m is not None
+        name, stage = m["name"], None
         head, sep, rest = name.partition(":")
         if sep and head in self.stages:
             stage, name = head, rest
         hits = [d for d in self.dumps if self._matches(d, name, stage)]
         if not hits:
             raise InputError(f"no dump of pass {name!r}" + (f" in stage {stage}" if stage else ""))
-        if not -len(hits) <= (k - 1 if k > 0 else k) < len(hits) or k == 0:
-            raise InputError(f"pass {name!r} runs {len(hits)} times; #{k} does not exist")
-        return hits[k - 1 if k > 0 else k]
+        return hits
+
+    def selection_note(self, which: str | int) -> str:
+        """For a bare pass name run more than once: which occurrence `select` took and what
+        the others were ("" otherwise)."""
+        text = str(which).strip()
+        m = _WHICH.match(text)
+        if isinstance(which, int) or text.lstrip("-").isdigit() or text in ("last", "first"):
+            return ""
+        if m is None or m["k"] is not None:
+            return ""
+        hits = self.occurrences(text)
+        if len(hits) < 2:
+            return ""
+        chosen, flags = self.select(text), self.changed_flags()
+
+        def describe(k: int, d: Dump) -> str:
+            what = "changed it" if flags[d.index] else "no change"
+            return f"#{k} (dump {d.index}, {d.scope}, {what})"
+
+        others = [describe(k, d) for k, d in enumerate(hits, 1) if d is not chosen]
+        if len(others) > 6:
+            others = [*others[:6], f"... {len(others) - 6} more"]
+        k = hits.index(chosen) + 1
+        return f"{chosen.label}: took {describe(k, chosen)} of {len(hits)}; others: " + ", ".join(
+            others
+        )
 
     @staticmethod
     def _matches(d: Dump, name: str, stage: str | None) -> bool:
@@ -262,3 +358,32 @@ class Timeline:
 
     def _dump(self, dump: Dump | int) -> Dump:
         return self.dumps[dump] if isinstance(dump, int) else dump
+
+
+_HELPER = re.compile(r"_infer_\w*_function$|_host\w*$|^_")
+
+
+def _kernel_function(scope: str) -> int:
+    """2: a half of a mix kernel (`_mix_aic`/`_mix_aiv`); 1: another device function; 0:
+    a helper (`_infer_task_type_function`...) or not a function."""
+    op, _, symbol = scope.partition(" @")
+    if not symbol or op == "builtin.module":
+        return 0
+    if symbol.endswith(("_mix_aic", "_mix_aiv")):
+        return 2
+    return 0 if _HELPER.search(symbol) else 1
+
+
+def preferred_occurrence(hits: Sequence[Dump], changed: Sequence[bool]) -> Dump:
+    """What a bare pass name means: the first occurrence that changed a mix-kernel half,
+    else one that changed another kernel function, else any that changed, else the first."""
+    tiers = (
+        lambda d: changed[d.index] and _kernel_function(d.scope) == 2,
+        lambda d: changed[d.index] and _kernel_function(d.scope) == 1,
+        lambda d: changed[d.index],
+    )
+    for tier in tiers:
+        found = next((d for d in hits if tier(d)), None)
+        if found is not None:
+            return found
+    return hits[0]

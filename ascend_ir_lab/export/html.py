@@ -10,6 +10,7 @@ from importlib import resources
 from typing import Any
 
 from ascend_ir_lab.export.packing import auto_pack, is_packed, unpack_payload
+from ascend_ir_lab.safe_text import visible
 
 __all__ = ["embed_json", "render_html", "static_html"]
 
@@ -40,6 +41,11 @@ def _sha256(text: str) -> str:
     return base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
 
 
+def _text(text: str) -> str:
+    """Text for the page: HTML-escaped, bidi and invisible controls made visible."""
+    return html.escape(visible(text))
+
+
 def render_html(payload: dict[str, Any], *, title: str, compress: bool | None = None) -> str:
     """One self-contained page: viewer bundle, its CSS and the payload inlined; fetches nothing.
 
@@ -66,7 +72,7 @@ def render_html(payload: dict[str, Any], *, title: str, compress: bool | None = 
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{html.escape(csp)}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(title)}</title>\n"
+        f"<title>{_text(title)}</title>\n"
         f"<style>\nbody {{ margin: 12px; }}\n{css}\n</style>\n</head>\n<body>\n"
         '<div id="air-app"></div>\n'
         '<script type="application/json" id="air-payload">'
@@ -102,7 +108,7 @@ def _pass_rows(payload: dict[str, Any]) -> list[str]:
             d.get("scope"),
             state,
         )
-        rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
+        rows.append("<tr>" + "".join(f"<td>{_text(str(c))}</td>" for c in cells) + "</tr>")
     return rows
 
 
@@ -110,12 +116,12 @@ def static_html(payload: dict[str, Any]) -> str:
     """Static fallback for nbviewer, GitHub and nbconvert: pass list, final IR, notes; all escaped."""
     if is_packed(payload):
         payload = unpack_payload(payload)
-    title = html.escape(str(payload.get("title", "IR timeline")))
+    title = _text(str(payload.get("title", "IR timeline")))
     label, final_ir = _final_ir(payload)
     notes = "".join(
-        f"<li>pass #{html.escape(str(n.get('dump')))}"
-        f"{'' if n.get('line') is None else ', line ' + html.escape(str(int(n['line']) + 1))}: "
-        f"{html.escape(str(n.get('text', '')))}</li>"
+        f"<li>pass #{_text(str(n.get('dump')))}"
+        f"{'' if n.get('line') is None else ', line ' + _text(str(int(n['line']) + 1))}: "
+        f"{_text(str(n.get('text', '')))}</li>"
         for n in payload.get("notes") or []
     )
     passes = "".join(_pass_rows(payload))
@@ -128,6 +134,6 @@ def static_html(payload: dict[str, Any]) -> str:
         "<tr><th>#</th><th>stage</th><th>pass</th><th>phase</th><th>scope</th><th></th></tr>"
         f"{passes}</table></details>"
         + (f"<details><summary>Notes</summary><ul>{notes}</ul></details>" if notes else "")
-        + f"<details><summary>Final IR: {html.escape(label)}</summary>"
-        f"<pre>{html.escape(final_ir)}</pre></details></div>"
+        + f"<details><summary>Final IR: {_text(label)}</summary>"
+        f"<pre>{_text(final_ir)}</pre></details></div>"
     )

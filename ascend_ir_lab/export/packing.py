@@ -32,17 +32,18 @@ def is_packed(obj: Any) -> bool:
     return isinstance(obj, Mapping) and obj.get("packed") == PACKED
 
 
-def pack_payload(payload: Mapping[str, Any]) -> dict[str, Any]:
+def pack_payload(payload: Mapping[str, Any], *, body_json: str | None = None) -> dict[str, Any]:
     """`{"format", "title", "packed": "gzip+base64", "data", "notes"}` of a plain payload.
 
-    `data` is base64 of the gzip (level 9, mtime 0: the same payload packs to the same bytes)
-    of the payload's compact JSON without its notes.
+    `data` is base64 of the gzip (level 6, mtime 0: the same payload packs to the same bytes)
+    of the payload's compact JSON without its notes (`body_json`, when the caller has it).
     """
     if is_packed(payload):
         return dict(payload)
-    body = {k: v for k, v in payload.items() if k != "notes"}
-    raw = payload_json(body).encode("utf-8")
-    data = base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+    if body_json is None:
+        body_json = payload_json({k: v for k, v in payload.items() if k != "notes"})
+    raw = body_json.encode("utf-8")
+    data = base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii")
     return {
         "format": payload.get("format"),
         "title": payload.get("title"),
@@ -76,6 +77,9 @@ def unpack_payload(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 def auto_pack(payload: Mapping[str, Any], compress: bool | None) -> Mapping[str, Any]:
     """Packed when `compress` is True, or when None and the JSON exceeds AUTO_THRESHOLD."""
-    if compress is None:
-        compress = len(payload_json(payload)) > AUTO_THRESHOLD
-    return pack_payload(payload) if compress else payload
+    if is_packed(payload) or compress is False:
+        return payload if compress is False else dict(payload)
+    body = payload_json({k: v for k, v in payload.items() if k != "notes"})
+    if compress is None:  # the notes are small: the body decides
+        compress = len(body) > AUTO_THRESHOLD
+    return pack_payload(payload, body_json=body) if compress else payload

@@ -33,11 +33,14 @@ def build_payload(
     title: str | None = None,
     source: Mapping[str, Any] | None = None,
     notes: Iterable[Mapping[str, Any]] = (),
+    sync_check: bool = True,
 ) -> dict[str, Any]:
     """The payload of a Timeline: interned lines, snapshots stored once, dumps, messages, notes.
 
     `source` is `{"file", "text", "first_line"}` of the kernel; when it is given (or the Run
-    has one) each snapshot gets its IR-line → Python-line map.
+    has one) each snapshot gets its IR-line → Python-line map. With `sync_check`, the sync
+    checker's findings on the Dumps after the sync pass and on the final IR go under
+    `sync_check` (`{"dumps": {"<index>": [finding...]}}`, lines 1-based).
     """
     tl = timeline
     run = tl.run or {}
@@ -84,6 +87,7 @@ def build_payload(
         "srcmap": srcmap,
         "notes": [dict(n) for n in notes],
         "warnings": list(tl.warnings),
+        "sync_check": _sync_check(tl) if sync_check else {"dumps": {}},
         "capture": capture_info(run),
     }
 
@@ -108,6 +112,14 @@ def capture_info(run: Mapping[str, Any]) -> dict[str, Any]:
         "chosen": sweep.get("chosen") if sweep else None,
         "note": str(sweep.get("note") or "") if sweep else "",
     }
+
+
+def _sync_check(tl: Timeline) -> dict[str, Any]:
+    """The checker's findings per Dump, as the viewer draws them."""
+    from ascend_ir_lab.analysis.sync_timeline import check_timeline
+
+    checked = check_timeline(tl)
+    return {"dumps": {str(i): [f.as_json() for f in r.findings] for i, r in checked.items()}}
 
 
 def _stage(name: str, meta: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -166,4 +178,25 @@ def validate_payload(payload: Mapping[str, Any]) -> list[str]:
             problems.append(f"dump {d['i']} refers to snapshot {d['snap']}, which does not exist")
         if len(problems) > 20:
             break
+    problems += _sync_check_problems(payload)
     return problems
+
+
+def _sync_check_problems(payload: Mapping[str, Any]) -> list[str]:
+    """A `sync_check` finding must name a Dump that exists and a line inside its snapshot."""
+    check = payload.get("sync_check")
+    if check is None:
+        return []
+    dumps = check.get("dumps") if isinstance(check, Mapping) else None
+    if not isinstance(dumps, Mapping):
+        return ["sync_check has no 'dumps' object"]
+    by_index = {d.get("i"): d for d in payload.get("dumps") or []}
+    snaps = payload.get("snapshots") or []
+    for key, findings in dumps.items():
+        d = by_index.get(int(key)) if str(key).isdigit() else None
+        if d is None or not isinstance(findings, list):
+            return [f"sync_check names dump {key!r}, which does not exist"]
+        n = len(snaps[d["snap"]]) if 0 <= d.get("snap", -1) < len(snaps) else 0
+        if any(not isinstance(f.get("line"), int) or not 1 <= f["line"] <= n for f in findings):
+            return [f"sync_check of dump {key} points at a line outside its IR"]
+    return []

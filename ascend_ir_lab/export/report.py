@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.dumps.blocks import open_zstd
-from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.errors import IRLabError
 from ascend_ir_lab.export.barrier import compare_barrier_all, recorded_verdict
 from ascend_ir_lab.export.files import payload_of
 from ascend_ir_lab.export.html import render_html
@@ -98,20 +98,29 @@ def environment(run: Any, barrier: Any | None, host: dict[str, Any]) -> dict[str
 def _pass_reproducer(run: Any, which: str | int, folder: Path) -> dict[str, Any]:
     from ascend_ir_lab.toolchains.repro import make_reproducer, run_reproducer
 
-    repro = make_reproducer(run, which, folder)
+    repro = make_reproducer(run, which, folder)  # writes repro.sh beside the files
     result = run_reproducer(repro)
     tool = Path(repro.command[0]).name
     command = [tool, "before.mlir", f"--pass-pipeline={repro.pipeline}", "-o", "output.mlir"]
-
-    (folder / "repro.sh").write_text("#!/bin/sh\n# re-runs one pass on the module it saw\n"
-                                     + shlex.join(command) + "\n", encoding="utf-8")  # fmt: skip
     d = repro.dump
     return {
         "dump": d.index, "pass": d.label, "stage": d.stage, "scope": d.scope,
         "pipeline": repro.pipeline, "command": shlex.join(command),
+        "function": repro.symbol, "selection": repro.note,
         "returncode": result.returncode, "matches_recorded": result.match,
         "summary": result.summary(), "diff_lines": len(result.diff),
     }  # fmt: skip
+
+
+def _sync_facts(run: Any, barrier: Any | None, again: Any | None, verdict: Any) -> dict[str, Any]:
+    """The "sync" section (export.report_sync), noise measured when `again` is given."""
+    from ascend_ir_lab.analysis.noise import measure_noise
+    from ascend_ir_lab.export.report_sync import sync_section
+
+    fine = run.timeline
+    noise = measure_noise([fine, _as_run(again).timeline]) if again is not None else None
+    other = barrier.timeline if barrier is not None else None
+    return sync_section(fine, other, noise=noise, verdict=verdict)
 
 
 def _files(run: Any, relative: str) -> list[Path]:
@@ -157,6 +166,7 @@ def make_report(
     out: str | os.PathLike[str],
     notes: list[dict[str, Any]] | None = None,
     host: dict[str, Any] | None = None,
+    again: Any | None = None,
 ) -> Report:
     """Write the bug-report zip `out` (and `out` with .md) for `run` (a Run or its folder).
 
@@ -178,7 +188,7 @@ def make_report(
         # built beside and renamed into place: a failure leaves no partial zip behind
         partial = zip_path.with_name(f".{zip_path.name}.{os.getpid()}.partial")
         try:
-            report = _make(run, barrier, which, partial, Path(tmp), notes, host)
+            report = _make(run, barrier, which, partial, Path(tmp), notes, host, again)
             os.replace(partial, zip_path)
         finally:
             partial.unlink(missing_ok=True)
@@ -189,7 +199,7 @@ def make_report(
 
 def _make(
     run: Any, barrier: Any | None, which: str | int | None, zip_path: Path, work: Path,
-    notes: list[dict[str, Any]] | None, host: dict[str, Any],
+    notes: list[dict[str, Any]] | None, host: dict[str, Any], again: Any | None = None,
 ) -> Report:  # fmt: skip
     payload = payload_of(run, notes=notes)
     facts: dict[str, Any] = {
@@ -204,8 +214,9 @@ def _make(
     if which is not None:
         try:
             facts["pass_reproducer"] = _pass_reproducer(run, which, work / "pass")
-        except InputError as exc:
+        except IRLabError as exc:  # the report is made whatever the reproducer did
             facts["pass_reproducer"] = {"error": str(exc)}
+    facts["sync"] = _sync_facts(run, barrier, again, facts["npu_verdict"])
     cache = cache_folder(run)
     facts["cache_folder"] = str(cache) if cache else None
     files = _write_zip(zip_path, run, barrier, work, cache, payload, facts)
@@ -256,5 +267,6 @@ def _write_zip(
                 "barrier-all/comparison.json",
                 json.dumps(facts["barrier_all"], indent=2, ensure_ascii=False) + "\n",
             )
+        put("sync/report.json", json.dumps(facts["sync"], indent=2, ensure_ascii=False) + "\n")
         put("timeline.html", render_html(payload, title=str(payload["title"])))
     return files

@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from ascend_ir_lab.export.report_sync import sync_markdown
 from ascend_ir_lab.runs import inside, regular_file
 from ascend_ir_lab.safe_text import for_terminal, markdown_code, markdown_fenced, markdown_text
 
@@ -151,6 +152,7 @@ def summary_markdown(facts: dict[str, Any], kernel: str) -> str:
            "## Environment", "", *_env_rows(facts["environment"]), ""]  # fmt: skip
     out += _repro_section(facts, kernel)
     out += _barrier_section(facts.get("barrier_all"), facts.get("npu_verdict"))
+    out += sync_markdown(facts.get("sync"))
     notes = facts.get("notes") or []
     out += ["## Notes", ""]
     out += [f"- pass #{n['dump']}" + ("" if n.get("line") is None else f", line {n['line'] + 1}")
@@ -163,6 +165,7 @@ def summary_markdown(facts: dict[str, Any], kernel: str) -> str:
             f"{facts.get('cache_files', 0)} files: check it holds nothing private" if cache else
             "- no Triton cache folder was recorded by this Run; `ir/` holds its IR files",
             "- `timeline.html`: every pass, offline, opens from disk",
+            "- `sync/report.json`: the sync section as data (checker findings, aligned passes)",
             "- `environment.json`, `run/run.json`, `notes.json`"
             + (", `barrier-all/`" if facts.get("barrier_all") else ""), ""]  # fmt: skip
     return "\n".join(out)

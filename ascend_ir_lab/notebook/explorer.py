@@ -83,7 +83,7 @@ class RunView:
         """The IR of one Dump (highlighted in HTML frontends)."""
         d = self.dump(which)
         lines = normalize_lines(self.timeline.lines(d), Normalization.parse(normalize))
-        return IRText("\n".join(lines), title=self._label(d))
+        return _noted(IRText("\n".join(lines), title=self._label(d)), self.timeline, which)
 
     def diff(
         self,
@@ -113,7 +113,8 @@ class RunView:
                     kind="diff",
                 )
             da = old
-        return diff_text(self, da, other, db, normalize=normalize, context=context)
+        result = diff_text(self, da, other, db, normalize=normalize, context=context)
+        return _noted(result, self.timeline, a)
 
     def find(self, op: str) -> Table:
         """Op lifecycle: every pass that changes how many `op` there are."""
@@ -135,9 +136,10 @@ class RunView:
         """Notes made in the explorer (live widget) or saved with the Run."""
         if self._widget is not None and self._widget.notes:
             return list(self._widget.notes)
-        from ascend_ir_lab.export.files import read_notes
+        from ascend_ir_lab.export.files import notes_or_warning
 
-        return read_notes(self.run.path) if self.run is not None else []
+        # a broken notes.json gives no notes (the page and report say why), never an error
+        return notes_or_warning(self.run.path)[0] if self.run is not None else []
 
     def save_html(self, path: str | Path, *, title: str | None = None) -> Path:
         """One self-contained offline page of this Run, notes included; returns its path."""
@@ -151,17 +153,68 @@ class RunView:
     ) -> Any:
         """The bug-report bundle (zip + Markdown); `against` a barrier-all Run to compare with."""
         from ascend_ir_lab.export.report import make_report
+        from ascend_ir_lab.toolchains.rebuild import sibling_builds
 
         if self.run is None:
             raise InputError(f"{self.name} is not a Run folder: compile it to make a report")
         other = against.run if against is not None else None
-        return make_report(self.run, which=which, against=other, out=out, notes=self.notes())
+        again = sibling_builds(self.run)
+        return make_report(
+            self.run, which=which, against=other, out=out, notes=self.notes(),
+            again=again[0] if again else None,
+        )  # fmt: skip
 
-    def compare(self, other: RunView, *, normalize: str | None = None) -> Comparison:
-        """Pass-aligned comparison with another Run (e.g. fine vs barrier-all)."""
-        return compare(
-            self.timeline, other.timeline, self.name, other.name, Normalization.parse(normalize)
+    def compare(
+        self, other: RunView, *, normalize: str | None = None, noise: Any = None
+    ) -> Comparison:
+        """Pass-aligned comparison with another Run (e.g. fine vs barrier-all), in canonical
+        form; `noise` (other builds of this Run, or `determinism()`'s result) sets apart the
+        passes that vary between identical compiles."""
+        from ascend_ir_lab.analysis.noise import Noise, measure_noise
+
+        if noise is not None and not isinstance(noise, Noise):
+            builds = noise if isinstance(noise, list | tuple) else [noise]
+            noise = measure_noise([self.timeline, *(as_timeline(b) for b in builds)])
+        norm = Normalization.parse(normalize) if normalize else None
+        return compare(self.timeline, other.timeline, self.name, other.name, norm, noise)
+
+    def sync_check(self, which: str | int | None = None) -> Table:
+        """The sync checker's findings: on Dump `which`, or after the sync pass and on the
+        final IR (analysis.sync_check)."""
+        from ascend_ir_lab.analysis.sync_timeline import check_timeline
+
+        dumps = [self.dump(which)] if which is not None else None
+        checked = check_timeline(self.timeline, dumps)
+        rows = [
+            [i, f.line + 1, f.severity, f.kind, f"{f.pipes[0]}->{f.pipes[1]}", f.buffer,
+             f.source_line, f.message]
+            for i, r in checked.items() for f in r.findings
+        ]  # fmt: skip
+        definite = sum(len(r.definite) for r in checked.values())
+        title = (
+            f"{self.name}: sync check of dumps {', '.join(map(str, checked))}: {definite} "
+            f"definite, {len(rows) - definite} possible"
         )
+        return Table(
+            title, ["dump", "line", "severity", "kind", "pipes", "buffer", "python", "what"], rows
+        )
+
+    def determinism(self, n: int = 5) -> Any:
+        """Compile this Run's kernel until there are `n` builds (reusing those kept in
+        RUN/noise/) and report which passes give different output (analysis.noise)."""
+        from ascend_ir_lab.analysis.noise import measure_noise
+        from ascend_ir_lab.toolchains.rebuild import rebuild, sibling_builds
+
+        if self.run is None:
+            raise InputError(f"{self.name} is not a Run folder: it cannot be compiled again")
+        builds = [self.timeline]
+        for k in range(1, n):
+            kept = sibling_builds(self.run)
+            path = kept[k - 1] if k <= len(kept) else None
+            if path is None:
+                path = rebuild(self.run, self.run.path / "noise" / f"again-{k}").path
+            builds.append(open_timeline(path))
+        return measure_noise(builds)
 
     def _label(self, d: Dump) -> str:
         return f"{self.name} #{d.index} {d.stage}:{d.label} ({d.scope})"
@@ -284,3 +337,22 @@ def summary_text(view: RunView) -> str:
         lines.append(f"  warning: {w}")
     lines.append("  .show(which) .diff(a[, b]) .find(op) .ops(which) .compare(other) .timeline")
     return "\n".join(lines)
+
+
+def as_timeline(value: Any) -> Timeline:
+    """The Timeline of a RunView, a Run, a Timeline or a path."""
+    if isinstance(value, RunView):
+        return value.timeline
+    if isinstance(value, Timeline):
+        return value
+    if hasattr(value, "timeline"):
+        return value.timeline  # type: ignore[no-any-return]
+    return open_timeline(value)
+
+
+def _noted(text: IRText, tl: Timeline, which: Any) -> IRText:
+    """Add to the title which occurrence a bare pass name took (Timeline.selection_note)."""
+    note = tl.selection_note(which) if isinstance(which, str | int) else ""
+    if note:
+        text.title = f"{text.title} [{note}]"
+    return text

@@ -7,6 +7,7 @@ notebook.explorer; what comes back is displayed.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from IPython.core.magic_arguments import argument, magic_arguments
 from IPython.display import Markdown, display
 from IPython.utils.process import arg_split
 
-from ascend_ir_lab.errors import InputError, IRLabError
+from ascend_ir_lab.errors import InputError, IRLabError, LaunchFailedError
 from ascend_ir_lab.notebook.explorer import RunView
 from ascend_ir_lab.notebook.progress import CompileProgress
 from ascend_ir_lab.notebook.resolve import Session
@@ -29,12 +30,15 @@ __all__ = ["IRLabMagics", "load_ipython_extension"]
 
 
 def _friendly(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Our own errors become a short panel instead of a traceback."""
+    """Our own errors become a short panel instead of a traceback (failed launches, already
+    shown as panels, fail the cell)."""
 
     @functools.wraps(method)
     def wrapper(self: IRLabMagics, *args: Any) -> Any:
         try:
             return method(self, *args)
+        except LaunchFailedError:
+            raise  # the cell fails, so that "Run All" stops; its panels are already shown
         except IRLabError as exc:
             display(ErrorPanel(exc))
             return None
@@ -114,6 +118,17 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         action="store_true",
         help="upstream targets: also LLVM's pass dumps (slow; MLIR passes are always captured)",
     )
+    @argument(
+        "--no-virtual-npu",
+        action="store_true",
+        help="with no NPU, run the cell as is: no torch_npu, no device='npu' (the virtual NPU "
+        "is on by default there)",
+    )
+    @argument(
+        "--keep-going",
+        action="store_true",
+        help="a failed compile, launch or interpreter run does not fail the cell",
+    )
     @argument("--runs-dir", help="folder for the Run folders (default ./.ascend_ir_lab/runs)")
     @cell_magic
     @_friendly
@@ -123,18 +138,27 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         With no NPU, launches are taken over: the kernel is compiled offline with the
         argument types of the call and the launch is skipped (with --interpret it runs in
         Triton's CPU interpreter instead). Returns the Run's view (`run = _`), displayed as
-        the explorer.
+        the explorer. With no NPU the cell runs on a virtual NPU (`import torch_npu`,
+        device='npu', torch.npu.*, triton's driver queries work; tensors live on the CPU),
+        unless --no-virtual-npu. A failed compile, launch or interpreter run keeps its panel
+        and fails the cell (Run All stops there), unless --keep-going.
 
         With --target cuda:90, cuda:80 or hip:gfx942 (in a kernel of .venv-gpu, where
         upstream Triton lives) the cell runs under upstream Triton: a launch with tensors on
         this host's GPU runs for real and is recorded (grid, shapes, dtypes); numpy arrays or
         CPU tensors are cross-compiled for the target and the launch is skipped.
         """
-        from ascend_ir_lab.toolchains.launch import compile_defined, intercept_launches
+        from ascend_ir_lab.toolchains.launch import (
+            compile_defined,
+            intercept_launches,
+            npu_available,
+        )
         from ascend_ir_lab.toolchains.launch_upstream import (
             is_upstream_target,
             upstream_triton_here,
         )
+        from ascend_ir_lab.toolchains.outcome import failure_message, failures
+        from ascend_ir_lab.toolchains.virtual_npu import summary_line, virtual_npu
 
         args = self._args(self.triton_npu, line)
         if args is None:
@@ -156,10 +180,16 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         )
         before = dict(self.shell.user_ns)
         configs = [int(c) for c in args.configs.split(",")] if args.configs else None
-        with intercept_launches(
-            interpret=args.interpret, kernels=args.kernel, configs=configs, **settings
-        ) as cap:
-            self._run_nested(cell)
+        with contextlib.ExitStack() as stack:
+            if not args.no_virtual_npu and not npu_available():
+                print(summary_line(args.interpret))
+                stack.enter_context(virtual_npu(settings["target"]))
+            cap = stack.enter_context(
+                intercept_launches(
+                    interpret=args.interpret, kernels=args.kernel, configs=configs, **settings
+                )
+            )
+            outcome = self._run_nested(cell)
         runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
         if args.signature:
             for fn in self._defined_kernels(args.kernel, before):
@@ -167,11 +197,28 @@ class IRLabMagics(Magics):  # type: ignore[misc]
                     fn, signature=args.signature, constexprs=args.constexpr, **settings
                 )
                 runs.append((run, []))
+        failed = failures(cap) + _cell_error(outcome)
+        if failed and not args.keep_going:
+            self._show(runs, cap.errors, show_last=True)
+            raise LaunchFailedError(
+                failure_message(failed, "this cell", "(%%triton_npu --keep-going runs on)")
+            )
         return self._show(runs, cap.errors)
 
-    def _show(self, runs: list[tuple[Any, list[Any]]], errors: list[BaseException]) -> Any:
-        """Add the Runs to the session; display all but the last, which is returned."""
+    def _show(
+        self,
+        runs: list[tuple[Any, list[Any]]],
+        errors: list[BaseException],
+        show_last: bool = False,
+    ) -> Any:
+        """Add the Runs to the session and return them: one Run's view, or a RunViews of
+        every Run the cell made (displayed one after the other). With `show_last` (a failing
+        cell returns nothing) every Run is displayed instead."""
         views = [self.session.add(RunView.of(run, launches)) for run, launches in runs]
+        if show_last:
+            for view in views:
+                display(view)
+            return None
         if not views:
             if not errors:
                 print(
@@ -182,10 +229,8 @@ class IRLabMagics(Magics):  # type: ignore[misc]
             return None
         if len(views) > 1:
             display(collection_table([view.run for view in views]))
-        full = [v for v in views if v.run is None or v.run.passes_captured]
-        for view in full[:-1]:
-            display(view)
-        return full[-1] if full else views[-1]
+        full = [v for v in views if v.run is None or v.run.passes_captured] or views
+        return full[0] if len(full) == 1 else RunViews(full)
 
     @staticmethod
     def _args(magic: Any, line: str) -> Any:
@@ -197,13 +242,23 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         # splitting keeps the quotes)
         return magic.parser.parse_args(arg_split(line, posix=True))
 
-    def _run_nested(self, cell: str) -> None:
-        """Run `cell` as a normal cell would (transforms, tracebacks, display of values)."""
+    def _run_nested(self, cell: str) -> Any:
+        """Run `cell` as a normal cell would (transforms, tracebacks, display of values);
+        returns its ExecutionResult. A compiled kernel the cell ends on is not shown: the
+        cell's result is its Runs."""
         hook = self.shell.displayhook
         outer = getattr(hook, "exec_result", None)
+        shown = sys.displayhook
+
+        def display(value: Any) -> None:
+            if type(value).__name__ not in ("CompiledKernel", "OfflineKernel"):
+                shown(value)
+
+        sys.displayhook = display
         try:
-            self.shell.run_cell(cell, store_history=False)
+            return self.shell.run_cell(cell, store_history=False)
         finally:
+            sys.displayhook = shown
             # the nested run replaces the outer cell's result, where our return value goes
             hook.exec_result = outer
 
@@ -234,6 +289,8 @@ class IRLabMagics(Magics):  # type: ignore[misc]
     @argument("b", nargs="?", help="the same forms; left out: what A's pass changed")
     @argument("-n", "--normalize", help="ignore differences: loc, ssa or loc,ssa")
     @argument("-U", "--context", type=int, default=3, help="lines of context (default 3)")
+    @argument("--noise", action="append", help="another build of A: passes that vary are noise")
+    @argument("--rebuild", action="store_true", help="compile A again to measure its noise")
     @line_magic
     @_friendly
     def ir_diff(self, line: str) -> Any:
@@ -246,7 +303,10 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         args = self._args(self.ir_diff, line)
         if args is None:
             return None
-        return self.session.diff(args.a, args.b, normalize=args.normalize, context=args.context)
+        return self.session.diff(
+            args.a, args.b, normalize=args.normalize, context=args.context,
+            noise=args.noise, rebuild=args.rebuild,
+        )  # fmt: skip
 
     @magic_arguments()
     @argument(
@@ -324,6 +384,40 @@ def collection_table(runs: list[Any]) -> Table:
         for r in rows
     ]  # fmt: skip
     return Table(title, ["kernel", "target", "status", "compile", "dumps", "size", "run"], body)
+
+
+class RunViews(list):  # type: ignore[type-arg]
+    """Every Run a cell made, in order (`runs = _`; `runs[0]`, `runs["softmax"]`); displayed
+    as each Run's explorer, one after the other."""
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            found = [v for v in self if v.name == key]
+            if not found:
+                names = ", ".join(v.name for v in self)
+                raise KeyError(f"no Run named {key!r} in this cell's Runs ({names})")
+            return found[0]
+        return super().__getitem__(key)
+
+    def _ipython_display_(self) -> None:
+        for view in self:
+            display(view)
+
+    def __repr__(self) -> str:
+        return f"{len(self)} Runs: " + ", ".join(v.name for v in self)
+
+
+def _cell_error(outcome: Any) -> list[str]:
+    """The cell's own exception (its traceback is already shown), as a failure line."""
+    error = getattr(outcome, "error_before_exec", None) or getattr(outcome, "error_in_exec", None)
+    if error is None:
+        return []
+    from ascend_ir_lab.toolchains.outcome import missing_module_hint
+
+    text = str(error).strip().splitlines()
+    line = f"the cell raised {type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
+    hint = missing_module_hint(error)
+    return [f"{line} ({hint})" if hint else line]
 
 
 def cache_table(entries: list[Any], limit: int) -> Table:

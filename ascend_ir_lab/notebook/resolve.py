@@ -44,6 +44,12 @@ class Session:
                 return v
         return None
 
+    def _run_named(self, ref: str) -> RunView:
+        view = self.run(ref)
+        if view is None:
+            raise InputError(f"{ref!r} is not a Run (variable or name) of this session")
+        return view
+
     def latest(self) -> RunView:
         """The newest Run of the session."""
         if not self.views:
@@ -70,8 +76,12 @@ class Session:
             )
         return self.latest(), text
 
-    def diff(self, a: str, b: str | None, *, normalize: str | None = None, context: int = 3) -> Any:
-        """What `%ir_diff A [B]` shows (see the module docstring)."""
+    def diff(
+        self, a: str, b: str | None, *, normalize: str | None = None, context: int = 3,
+        noise: list[str] | None = None, rebuild: bool = False,
+    ) -> Any:  # fmt: skip
+        """What `%ir_diff A [B]` shows (see the module docstring); for two whole Runs,
+        `noise` names other builds of A and `rebuild` compiles (or reuses) one."""
         va, pa = self.ref(a)
         if b is None:
             if pa is None:
@@ -79,7 +89,10 @@ class Session:
             return va.diff(pa, normalize=normalize, context=context)
         vb, pb = self.ref(b)
         if pa is None and pb is None:
-            return va.compare(vb, normalize=normalize)
+            builds = [self._run_named(n) for n in noise or []]
+            if rebuild:
+                return va.compare(vb, normalize=normalize, noise=va.determinism(2))
+            return va.compare(vb, normalize=normalize, noise=builds or None)
         if pa is not None and pb is not None:
             return diff_text(va, va.dump(pa), vb, vb.dump(pb), normalize=normalize, context=context)
         if pa is not None:

@@ -112,17 +112,6 @@ class Run:
             raise InputError(f"{self.path}: {relative!r} is not a path inside the Run folder")
         return path
 
-    def read_file(self, relative: object) -> bytes | None:
-        """The bytes of a regular file the Run names, None when it is missing, special or
-        outside the folder."""
-        path = inside(self.path, relative)
-        if path is None or not regular_file(path):
-            return None
-        try:
-            return path.read_bytes()
-        except OSError:
-            return None
-
     @property
     def timeline(self) -> Any:
         """The Run's Timeline (all stages joined in order), read on first use."""

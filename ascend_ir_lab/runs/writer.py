@@ -38,6 +38,8 @@ class FolderLock:
     """An exclusive lock on the Run folder `path` (a hidden file beside it, flock'ed), held
     until `release()` or the end of the process."""
 
+    fd: int | None
+
     def __init__(self, path: Path) -> None:
         self.file = path.parent / f".{path.name}.lock"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -61,7 +63,7 @@ class FolderLock:
                 f"{path}: another build is writing this Run folder now; wait for it to end "
                 "or choose another -o"
             ) from None
-        self.fd: int | None = fd
+        self.fd = fd
         _HELD[key] = self
 
     def release(self) -> None:

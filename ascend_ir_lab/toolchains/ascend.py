@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +83,7 @@ def compile_kernel(
     check: bool = True,
     line_info: bool = False,
     dumps: bool = True,
+    attrs: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Run:
     """Compile `kernel` ("FILE.py::KERNEL" or a @triton.jit function) into a Run folder.
 
@@ -92,7 +93,8 @@ def compile_kernel(
 
     `options` are triton-ascend NPUOptions (multibuffer, sync_solver, ...). `barrier_all`
     replaces fine-grained sync with barriers; `module_scope` makes every bishengir Dump a
-    complete module (needed by the pass-level reproducer). With `check`, a failing stage
+    complete module (needed by the pass-level reproducer). `attrs` are a launch's
+    per-parameter attributes (`specialise`: divisibility, equal-to-1). With `check`, a failing stage
     raises StageFailedError (which carries the Run); otherwise the Run says compile-error.
 
     Without `dumps` the compile is a cheap record (as the user's code compiles with no
@@ -110,12 +112,50 @@ def compile_kernel(
     run_name = name or (kernel_name + ("-barrier-all" if barrier_all else ""))
     with query_budget(timeout):
         head = _manifest_head(fn, kernel_name, sig, consts, target)
+    if attrs is not None:
+        head["kernel"]["attrs"] = {k: dict(v) for k, v in attrs.items()}
     writer = RunWriter.create(run_name, head, out)
+
+    def stages() -> Run:
+        _write_source(writer, fn)
+        env = tool_env({"TRITON_DISABLE_LINE_INFO": "0"} if line_info else None)
+        writer.set("env", relevant_env(env))
+        settings = dict(target=target, barrier_all=barrier_all, bishengir_flags=bishengir_flags,
+                        module_scope=module_scope, options=options, line_info=line_info)  # fmt: skip
+        writer.set_extra("recompile", _recompile_record(fn, spec, settings))
+        writer.set_extra("passes_captured", dumps)
+        ttir = add_ttir_stage(
+            writer, fn, spec, sig, consts, target, dict(options or {}), attrs, dumps=dumps
+        )
+        if ttir is None:
+            return _fail(writer, "ttir", check)
+        if dumps or not _adapter_from_triton(writer, ttir, npu_opts, env):
+            adapter = _adapter_stage(writer, ttir, npu_opts, env, timeout, dumps)
+            if adapter.returncode != 0:
+                return _fail(writer, "adapter", check, adapter)
+        args = opts_mod.bishengir_args(npu_opts, target, env, regbased=bishengir_is_regbased())
+        if barrier_all:
+            args = opts_mod.with_barrier_all(args)
+        extra_flags = [
+            *([opts_mod.PRINT_AFTER_ALL] if dumps else ()),
+            *(opts_mod.MODULE_SCOPE_FLAGS if module_scope and dumps else ()),
+            *(["--mlir-print-debuginfo"] if line_info and dumps else ()),
+            *bishengir_flags,
+        ]
+        writer.set_extra("module_scope", module_scope)
+        writer.set_extra("barrier_all", barrier_all)
+        writer.set_extra("line_info", line_info)
+        return _bishengir_stage(writer, args, extra_flags, env, timeout, check)
+
+    return _guarded(writer, stages, timeout=timeout, check=check)
+
+
+def _guarded(writer: RunWriter, stages: Callable[[], Run], *, timeout: float, check: bool) -> Run:
+    """Run `stages` into `writer` so that every way it ends leaves a finished Run: a stopped
+    tool's stage recorded, Ctrl-C raising RunInterrupted, our errors carrying `.run`."""
     try:
         with query_budget(timeout):
-            return _stages(writer, fn, spec, sig, consts, target, options, npu_opts,
-                           barrier_all, bishengir_flags, module_scope, line_info, timeout, check,
-                           dumps)  # fmt: skip
+            return stages()
     except (ToolTimeoutError, ToolInterrupted) as exc:
         return _stopped(writer, exc.result, check)
     except KeyboardInterrupt:
@@ -130,41 +170,6 @@ def compile_kernel(
         return run
     finally:
         writer.release()
-
-
-def _stages(
-    writer: RunWriter, fn: Any, spec: str | None, sig: dict[str, str], consts: dict[str, Any],
-    target: str, options: Mapping[str, Any] | None, npu_opts: Any, barrier_all: bool,
-    bishengir_flags: Sequence[str], module_scope: bool, line_info: bool, timeout: float,
-    check: bool, dumps: bool = True,
-) -> Run:  # fmt: skip
-    """The stages of compile_kernel, in order, into `writer`."""
-    _write_source(writer, fn)
-    env = tool_env({"TRITON_DISABLE_LINE_INFO": "0"} if line_info else None)
-    writer.set("env", relevant_env(env))
-    writer.set_extra("recompile", _recompile_record(fn, spec, locals()))
-    writer.set_extra("passes_captured", dumps)
-    ttir = add_ttir_stage(writer, fn, spec, sig, consts, target, dict(options or {}), dumps)
-    if ttir is None:
-        return _fail(writer, "ttir", check)
-    if dumps or not _adapter_from_triton(writer, ttir, npu_opts, env):
-        adapter = _adapter_stage(writer, ttir, npu_opts, env, timeout, dumps)
-        if adapter.returncode != 0:
-            return _fail(writer, "adapter", check, adapter)
-    args = opts_mod.bishengir_args(npu_opts, target, env, regbased=bishengir_is_regbased())
-    if barrier_all:
-        args = opts_mod.with_barrier_all(args)
-    extra_flags = [
-        *(opts_mod.MODULE_SCOPE_FLAGS if module_scope and dumps else ()),
-        *(["--mlir-print-debuginfo"] if line_info and dumps else ()),
-        *bishengir_flags,
-    ]
-    if dumps:
-        extra_flags.insert(0, opts_mod.PRINT_AFTER_ALL)
-    writer.set_extra("module_scope", module_scope)
-    writer.set_extra("barrier_all", barrier_all)
-    writer.set_extra("line_info", line_info)
-    return _bishengir_stage(writer, args, extra_flags, env, timeout, check)
 
 
 def _stopped(writer: RunWriter, result: ToolResult, check: bool) -> Run:

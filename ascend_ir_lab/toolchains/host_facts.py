@@ -8,8 +8,9 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 from typing import Any
+
+from ascend_ir_lab.toolchains.process import run_query
 
 __all__ = ["host_facts", "npu_smi_model"]
 
@@ -22,12 +23,8 @@ def npu_smi_model(timeout: float = 20.0) -> str | None:
     tool = shutil.which("npu-smi")
     if not tool:
         return None
-    try:
-        out = subprocess.run(
-            [tool, "info"], capture_output=True, text=True, timeout=timeout,
-            env=dict(os.environ), check=False,
-        )  # fmt: skip
-    except (OSError, subprocess.TimeoutExpired):
+    out = run_query([tool, "info"], timeout=timeout, env=os.environ)  # own group, killed whole
+    if out is None:
         return None
     models = sorted(set(_MODEL.findall(out.stdout or "")))
     return ", ".join(models) if models else None

@@ -19,6 +19,7 @@ import contextlib
 import functools
 import json
 import linecache
+import math
 import os
 import threading
 import types
@@ -30,13 +31,12 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.toolchains.env import debug_switches
-from ascend_ir_lab.toolchains.kernel_args import arg_type, launches_taken_over
+from ascend_ir_lab.toolchains.kernel_args import launches_taken_over, specialised
+from ascend_ir_lab.toolchains.offline_kernel import OfflineKernel
 from ascend_ir_lab.toolchains.run import MANIFEST, Run, prepare_folder, safe_name, write_manifest
+from ascend_ir_lab.toolchains.specialise import Specialisation, npu_target
 
-__all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available", "signature_from_call"]
-
-# Launch keywords that are compile options, not kernel parameters.
-_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "debug", "stream", "warmup")
+__all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available"]
 
 Progress = Callable[[str, dict[str, Any]], None]
 
@@ -56,44 +56,6 @@ def npu_available() -> bool:
             return str(driver.active.get_current_target().backend) == "npu"
     except Exception:  # noqa: BLE001 - "0 active drivers", no torch_npu, no CANN: all mean none
         return False
-
-
-def signature_from_call(
-    fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
-) -> tuple[dict[str, str], dict[str, Any], dict[str, Any]]:
-    """(signature, constexprs, NPU options) of `fn[grid](*args, **kwargs)`.
-
-    Parameters left out take their defaults; keywords that are not parameters are
-    triton-ascend compile options (multibuffer=..., ...), except launch-only ones.
-    """
-    params = list(getattr(fn, "params", []))
-    if not params:
-        raise InputError(f"{fn!r} is not a @triton.jit kernel")
-    name = _kernel_name(fn)
-    if len(args) > len(params):
-        raise InputError(f"{name}: {len(args)} arguments for {len(params)} parameters")
-    values = {p.name: a for p, a in zip(params, args, strict=False)}
-    names = {p.name for p in params}
-    values.update({k: v for k, v in kwargs.items() if k in names})
-    options = {k: v for k, v in kwargs.items() if k not in names and k not in _LAUNCH_OPTIONS}
-    sig: dict[str, str] = {}
-    consts: dict[str, Any] = {}
-    for p in params:
-        if p.name not in values:
-            if not p.has_default:
-                raise InputError(f"{name}: no value for parameter {p.name!r}")
-            values[p.name] = p.default
-        if p.is_constexpr:
-            consts[p.name] = values[p.name]
-        elif p.annotation_type not in ("", "u1") and isinstance(values[p.name], int):
-            sig[p.name] = p.annotation_type  # `n: tl.int64` and the like
-        else:
-            sig[p.name] = _arg_type(name, p.name, values[p.name])
-    return sig, consts, options
-
-
-def _arg_type(kernel: str, name: str, value: Any) -> str:
-    return arg_type(value, where=f"{kernel}: argument {name}")
 
 
 def _kernel_name(fn: Any) -> str:
@@ -148,12 +110,13 @@ class LaunchCapture:
     def on_launch(
         self, fn: Any, original: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Any:
-        """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`."""
+        """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`; returns what triton's
+        launch returns (the compiled kernel; offline, an OfflineKernel)."""
         grid = kwargs.pop("grid")
         warmup = kwargs.pop("warmup", False)
         name = _kernel_name(fn)
         try:
-            sig, consts, options = signature_from_call(fn, args, kwargs)
+            spec = specialised(fn, original, args, kwargs, npu_target(self.target))
         except InputError as exc:
             # reported, not raised: the cell goes on as with any launch taken over
             self.errors.append(exc)
@@ -161,41 +124,64 @@ class LaunchCapture:
             return (
                 original(fn, *args, grid=grid, warmup=warmup, **kwargs) if npu_available() else None
             )
-        launch = Launch(name, _grid(grid, fn, args, kwargs), sig, consts)
+        launch = Launch(name, _grid(grid, fn, args, kwargs), spec.signature, spec.constexprs)
         self.launches.append(launch)
         if self.kernels is None or name in self.kernels:
-            launch.run = self._compile_once(fn, sig, consts, options, launch)
+            launch.run = self._compile_once(fn, spec, launch)
+        if npu_available():
+            launch.launched = not warmup
+            launch.note = "warmup: compiled" if warmup else "launched on the NPU"
+            return original(fn, *args, grid=grid, warmup=warmup, **kwargs)
+        handle = OfflineKernel(name, launch.run, spec.options, self._handle_launch(fn, spec))
         if warmup:
             launch.note = "warmup: compiled, nothing launched"
-            return None
-        if npu_available():
-            launch.launched = True
-            launch.note = "launched on the NPU"
-            return original(fn, *args, grid=grid, warmup=False, **kwargs)
+            return handle
+        self._skip(fn, grid, args, kwargs, launch)
+        return handle
+
+    def _skip(
+        self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch
+    ) -> None:
+        name = launch.kernel
         launch.note = f"no NPU: launch of {name}[{_grid_text(launch.grid)}] skipped"
         if name in self.autotuned:
             launch.note += (
                 f"; autotune: {self.autotuned[name]} configs compiled offline, none timed "
-                "(no device), the first stands in for the best"
+                "(no device), "
+                + (
+                    "the one with the fewest programs stands in for the best"
+                    if self.interpret
+                    else "the first stands in for the best"
+                )
             )
         if self.interpret:
-            self._interpret(fn, grid, args, kwargs, launch)
-        if not self._cheap:  # a sweep config's benchmark launch is reported by the sweep
-            self._say("launch", {"launch": launch})
-        return None
+            self._interpret(fn, launch.grid, args, kwargs, launch)  # the grid as triton reads it
+        self._say("launch", {"launch": launch})
 
-    def _compile_once(
-        self,
-        fn: Any,
-        sig: dict[str, str],
-        consts: dict[str, Any],
-        options: dict[str, Any],
-        launch: Launch,
-    ) -> Run | None:
-        key = (id(fn), tuple(sig.items()), _freeze(consts), _freeze(options))
+    def _handle_launch(
+        self, fn: Any, spec: Specialisation
+    ) -> Callable[[Any, tuple[Any, ...]], None]:
+        """`h[grid](*args)` on the handle: runtime arguments only, constexprs from `spec`."""
+
+        def launch(grid: Any, args: tuple[Any, ...]) -> None:
+            names = list(spec.signature)
+            kwargs = {**dict(zip(names, args, strict=False)), **_declared(fn, spec.constexprs)}
+            entry = Launch(_kernel_name(fn), _grid(grid, fn, (), kwargs), spec.signature,
+                           spec.constexprs)  # fmt: skip
+            entry.run = next((ln.run for ln in self.launches if ln.signature == spec.signature
+                              and ln.constexprs == spec.constexprs), None)  # fmt: skip
+            self.launches.append(entry)
+            self._skip(fn, grid, (), kwargs, entry)
+
+        return launch
+
+    def _compile_once(self, fn: Any, spec: Specialisation, launch: Launch) -> Run | None:
+        key = (id(fn), spec.key)
         sweep_cheap = self._sweep_cheap(launch.kernel, key)
         if key not in self._compiled:
-            self._compiled[key] = self._compile(fn, sig, consts, options, sweep_cheap)
+            self._compiled[key] = self._compile(
+                fn, spec.signature, spec.constexprs, spec.given, spec.attrs, sweep_cheap
+            )
         found = self._compiled[key]
         if isinstance(found, Run) and not sweep_cheap and not found.passes_captured:
             found = self._compiled[key] = self._capture(found)
@@ -242,6 +228,7 @@ class LaunchCapture:
         sig: dict[str, str],
         consts: dict[str, Any],
         options: dict[str, Any],
+        attrs: dict[str, dict[str, Any]] | None = None,
         cheap: bool = False,
     ) -> Run | BaseException:
         name = self._run_name(_kernel_name(fn))
@@ -249,6 +236,7 @@ class LaunchCapture:
         kwargs = dict(
             signature=sig,
             constexprs=consts,
+            attrs=attrs,
             target=self.target,
             barrier_all=self.barrier_all,
             bishengir_flags=tuple(self.bishengir_flags),
@@ -403,27 +391,34 @@ def _report_stages(folder: Path, seen: int, say: Progress) -> int:
 
 
 def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
-    """Run `fn[grid](*args, **kwargs)` in Triton's interpreter on the CPU.
+    """Run `fn[grid](*args, **kwargs)` in Triton's interpreter on the CPU, as
+    `TRITON_INTERPRET=1 python script.py` would.
 
     numpy arrays are passed as torch views of the same memory, so results land in them.
     """
     from triton.runtime.interpreter import InterpretedFunction
 
-    inner = _interpretable(getattr(fn, "fn", fn))
-    names = {p.name for p in getattr(fn, "params", [])}
-    call_args = [_as_tensor(a) for a in args]
+    params = list(getattr(fn, "params", []))
+    values = dict(zip([p.name for p in params], args, strict=False))
     # compile options (multibuffer=...) mean nothing to the interpreter
-    call_kwargs = {k: _as_tensor(v) for k, v in kwargs.items() if k in names}
-    with debug_switches(interpret=True), _language_restored():
-        InterpretedFunction(inner)[grid](*call_args, **call_kwargs)
+    values.update({k: v for k, v in kwargs.items() if k in {p.name for p in params}})
+    # every parameter by position: the interpreter takes keywords named like launch options
+    # (num_stages=..., num_warps=...) for options, not for the kernel's own parameters
+    call_args = [_as_tensor(values[p.name] if p.name in values else p.default) for p in params]
+    with debug_switches(interpret=True), _language_restored() as interpreted:
+        kernel = InterpretedFunction(_interpretable(getattr(fn, "fn", fn)))
+        interpreted.append(kernel)
+        kernel[grid](*call_args)
 
 
 def _interpretable(func: Any) -> Any:
-    """`func`, or a copy whose globals leave out values Triton's interpreter cannot look at.
+    """A copy of `func` whose globals are a copy of its module's, less the values Triton's
+    interpreter cannot look at.
 
-    Triton 3.2's interpreter tests every global of the kernel's module with
-    `value in [tl, tl.core]`, which raises for numpy arrays ("truth value of an array ... is
-    ambiguous"); a kernel defined in a notebook cell has the notebook's namespace as globals.
+    The interpreter adds its own names (np, interpreter_builder, ...) to the globals of every
+    function it rewrites: on a copy, the user's module or notebook namespace stays as it was.
+    Triton 3.2's interpreter also tests every global with `value in [tl, tl.core]`, which
+    raises for numpy arrays ("truth value of an array ... is ambiguous").
     """
     import triton.language as tl
 
@@ -433,10 +428,7 @@ def _interpretable(func: Any) -> Any:
         except Exception:  # noqa: BLE001 - any failure here is the interpreter's failure
             return True
 
-    names = [k for k, v in func.__globals__.items() if ambiguous(v)]
-    if not names:
-        return func
-    clean = {k: v for k, v in func.__globals__.items() if k not in names}
+    clean = {k: v for k, v in func.__globals__.items() if not ambiguous(v)}
     copy = types.FunctionType(
         func.__code__, clean, func.__name__, func.__defaults__, func.__closure__
     )
@@ -446,22 +438,28 @@ def _interpretable(func: Any) -> Any:
 
 
 @contextlib.contextmanager
-def _language_restored() -> Iterator[None]:
-    """Undo the interpreter's patches of `triton.language` on exit.
+def _language_restored() -> Iterator[list[Any]]:
+    """Make `triton.language` what the interpreter needs for the block, then as it was.
 
     Triton 3.2's interpreter rebinds tl's builtins, tensor methods and dtype.to_ir for the
-    whole process and never puts them back; every later real compile of a kernel then
-    fails ("'block_argument' object has no attribute 'dtype'").
+    whole process and never puts them back; every later real compile of a kernel would then
+    fail ("'block_argument' object has no attribute 'dtype'"). Yields a list for the
+    InterpretedFunctions made, whose rewritten code is dropped from Triton's cache on exit.
     """
     import triton.language as tl
+    from triton.runtime.interpreter import InterpretedFunction
 
     objects = {
         id(o): o for o in (tl, tl.core, tl.math, tl.tensor, tl.dtype, tl.core.tensor, tl.core.dtype)
     }.values()
     saved = [(o, dict(vars(o))) for o in objects]
+    made: list[Any] = []
     try:
-        yield
+        with _jit_calls_interpreted(made), _interpreter_fixed():
+            yield made
     finally:
+        for function in made:
+            InterpretedFunction.rewritten_fn.pop(function.fn, None)
         for obj, before in saved:
             now = dict(vars(obj))
             for name in now.keys() - before.keys():
@@ -469,6 +467,95 @@ def _language_restored() -> Iterator[None]:
             for name, value in before.items():
                 if now.get(name, _MISSING) is not value:
                     setattr(obj, name, value)
+
+
+@contextlib.contextmanager
+def _jit_calls_interpreted(made: list[Any]) -> Iterator[None]:
+    """A `@triton.jit` function called from an interpreted kernel runs interpreted too.
+
+    Plain `TRITON_INTERPRET=1` makes every `@triton.jit` function (tl.max, tl.sum, tl.cumsum,
+    the user's helpers) an interpreted one when it is decorated; here they were decorated for
+    compiling, and calling one raised "Cannot call @triton.jit'd outside of the scope of a
+    kernel".
+    """
+    from triton.runtime.interpreter import InterpretedFunction
+    from triton.runtime.jit import JITFunction
+
+    helpers: dict[int, Any] = {}
+
+    def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if id(self) not in helpers:
+            helpers[id(self)] = InterpretedFunction(_interpretable(self.fn))
+            made.append(helpers[id(self)])
+        return helpers[id(self)](*args, **kwargs)
+
+    original = JITFunction.__call__
+    JITFunction.__call__ = call  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        JITFunction.__call__ = original  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
+def _interpreter_fixed() -> Iterator[None]:
+    """Faults of Triton 3.2's interpreter mended for the block, so results match a device.
+
+    - Scalars index again (`range(pid, n, step)`, `tl.range(...)`) with numpy >= 2.4: a
+      scalar is a one-element array, indexed with `int(array)`, which numpy 2.4 refuses
+      ("only 0-dimensional arrays can be converted to Python scalars"; plain
+      `TRITON_INTERPRET=1` fails there too); `.item()` reads it.
+    - bf16 holds its bits in uint16 arrays: arithmetic on two bf16 values added the bits as
+      integers (garbage); it is done in fp32 and rounded back, as the NPU does.
+    - fp32 -> bf16 casts round to nearest even, as the NPU's (and Triton's compiled) casts
+      do, instead of truncating (off by one bf16 ulp, enough to fail atol=1e-2 checks).
+    """
+    from triton.runtime import interpreter
+
+    builder = interpreter.InterpreterBuilder
+    saved = (interpreter._patch_lang_tensor, builder.cast_impl, builder.binary_op)
+    original_patch, original_cast, original_binary = saved
+
+    def patch(tensor: Any) -> None:
+        original_patch(tensor)
+        tensor.__index__ = lambda self: int(self.handle.data.item())
+
+    def cast_impl(self: Any, src: Any, dst_type: Any) -> Any:
+        if _is_bf16(src.dtype) or not _is_bf16(dst_type) or src.dtype.scalar.name != "fp32":
+            return original_cast(self, src, dst_type)
+        return interpreter.TensorHandle(_bf16_bits(src.data), dst_type.scalar)
+
+    def binary_op(self: Any, lhs: Any, rhs: Any, op: Any) -> Any:
+        if not (_is_bf16(lhs.dtype) and _is_bf16(rhs.dtype)):
+            return original_binary(self, lhs, rhs, op)
+        out = op(_bf16_values(lhs.data), _bf16_values(rhs.data))
+        out = _bf16_bits(out) if out.dtype.kind == "f" else out
+        return interpreter.TensorHandle(out, lhs.dtype.scalar)
+
+    interpreter._patch_lang_tensor = patch
+    builder.cast_impl, builder.binary_op = cast_impl, binary_op  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        interpreter._patch_lang_tensor = original_patch
+        builder.cast_impl, builder.binary_op = original_cast, original_binary  # type: ignore[method-assign]
+
+
+def _is_bf16(dtype: Any) -> bool:
+    return str(getattr(dtype, "scalar", dtype)) == "bf16"
+
+
+def _bf16_values(bits: Any) -> Any:
+    """fp32 values of bf16 bits held in a uint16 array."""
+    return (bits.astype("uint32") << 16).view("float32")
+
+
+def _bf16_bits(values: Any) -> Any:
+    """bf16 bits (uint16) of float values, rounded to nearest even."""
+    import torch
+
+    wide = torch.from_numpy(values.astype("float32", copy=True))
+    return wide.to(torch.bfloat16).view(torch.int16).numpy().view("uint16")
 
 
 _MISSING = object()
@@ -482,10 +569,20 @@ def _as_tensor(value: Any) -> Any:
     return value
 
 
+def _declared(fn: Any, constexprs: Mapping[str, Any]) -> dict[str, Any]:
+    """The constexprs that are parameters of `fn` (not ints triton specialised to 1)."""
+    params = {p.name: p for p in getattr(fn, "params", [])}
+    return {k: v for k, v in constexprs.items() if k in params and params[k].is_constexpr}
+
+
 def _grid(grid: Any, fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[int, ...]:
+    """The grid of a launch; a callable grid gets every parameter, defaults included, as
+    triton's launch gives it."""
     if callable(grid):
-        names = [p.name for p in getattr(fn, "params", [])]
-        grid = grid({**dict(zip(names, args, strict=False)), **kwargs})
+        params = list(getattr(fn, "params", []))
+        meta = {p.name: p.default for p in params if p.has_default}
+        meta.update(zip([p.name for p in params], args, strict=False))
+        grid = grid({**meta, **kwargs})
     if isinstance(grid, int):
         grid = (grid,)
     return tuple(int(g) for g in grid)
@@ -493,10 +590,6 @@ def _grid(grid: Any, fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) ->
 
 def _grid_text(grid: tuple[int, ...]) -> str:
     return "(" + ", ".join(map(str, grid)) + ("," if len(grid) == 1 else "") + ")"
-
-
-def _freeze(mapping: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted((k, repr(v)) for k, v in mapping.items()))
 
 
 @contextlib.contextmanager
@@ -515,7 +608,8 @@ def intercept_launches(**settings: Any) -> Iterator[LaunchCapture]:
 def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
     """With no NPU, `@triton.autotune` cannot time its configs: each config's benchmark run
     becomes an offline compile (a Run per config) and the configs keep their order, so the
-    first one stands in for the best. With an NPU, autotuning runs as usual."""
+    first one stands in for the best (with `interpret`, the one with the fewest programs, the
+    quickest to interpret). With an NPU, autotuning runs as usual."""
     if npu_available():
         yield
         return
@@ -538,11 +632,15 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
         capture._step = f"config {index + 1}/{len(self.configs)} ({kind})"
         seen = len(capture.launches)
         try:
-            self.fn.run(*args, **meta, **config.all_kwargs())  # taken over: compiled only
+            # taken over: compiled, neither launched nor interpreted (the chosen one is, after)
+            self.fn.run(*args, **{**meta, "warmup": True}, **config.all_kwargs())
         finally:
             capture._cheap, capture._step = False, ""
         _note_config(capture, name, index, config, capture.launches[seen:])
-        return [float(index)]
+        if capture.interpret:  # the config with the fewest programs: quickest to interpret
+            grid = _grid(meta["grid"], self.fn, args, {**meta, **config.all_kwargs()})
+            return [float(math.prod(grid))]
+        return [float(self.configs.index(config))]
 
     Autotuner._bench, Autotuner.__init__ = bench, init  # type: ignore[method-assign]
     try:

@@ -28,11 +28,10 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.toolchains import triton_upstream as tu
-from ascend_ir_lab.toolchains.kernel_args import launches_taken_over
+from ascend_ir_lab.toolchains.kernel_args import launches_taken_over, specialised
 from ascend_ir_lab.toolchains.launch import (
     Launch,
     Progress,
-    _freeze,
     _grid_text,
     _report_stages,
     cell_source,
@@ -40,6 +39,7 @@ from ascend_ir_lab.toolchains.launch import (
     fresh_folder,
 )
 from ascend_ir_lab.toolchains.run import Run, write_manifest
+from ascend_ir_lab.toolchains.specialise import Specialisation
 
 __all__ = [
     "GPU_KERNEL",
@@ -127,7 +127,8 @@ class UpstreamCapture:
     def on_launch(
         self, fn: Any, original: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Any:
-        """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`."""
+        """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`; returns what triton's
+        launch returns (the compiled kernel; None where a cross-compile failed)."""
         if self._inside or (self._benching and device_target() is not None):
             # a config being timed compiles and runs as in the user's code: no dumps; the
             # config the sweep picks is recorded with every pass when it is launched
@@ -139,81 +140,97 @@ class UpstreamCapture:
         device = device_target()
         on_gpu = device is not None and not tu._host_args(args)
         try:
-            sig, consts = tu.signature_from_args(fn, args, kwargs)
+            spec = specialised(fn, original, args, kwargs, tu.gpu_target(target))
             record = tu.launch_record(fn, grid, args, kwargs)
         except InputError as exc:
             self.errors.append(exc)
             self._say("error", {"kernel": name, "error": exc})
             return original(fn, *args, grid=grid, warmup=warmup, **kwargs) if on_gpu else None
-        launch = Launch(name, tuple(record["grid"]), sig, consts)
+        launch = Launch(name, tuple(record["grid"]), spec.signature, spec.constexprs)
         self.launches.append(launch)
+        real = functools.partial(original, fn, *args, grid=grid, warmup=warmup, **kwargs)
         if self.kernels is not None and name not in self.kernels:
-            return self._finish(launch, fn, original, grid, warmup, args, kwargs, on_gpu, target)
-        key = (id(fn), tuple(sig.items()), _freeze(consts), target)
-        record_it = on_gpu and target == device and not warmup and key not in self._compiled
-        if record_it:
-            self._compiled[key] = self._record_launch(fn, grid, args, kwargs)
-        elif key not in self._compiled:
-            self._compiled[key] = self._cross_compile(fn, grid, args, kwargs, target)
+            return self._finish(launch, real, warmup, on_gpu, target, None)
+        key = (id(fn), spec.key)
+        if on_gpu and target == device and key not in self._compiled:
+            self._compiled[key], result = self._record_launch(fn, spec, grid, args, kwargs, real,
+                                                              warmup)  # fmt: skip
+            launch.run = self._found(key, launch)
+            launch.launched = launch.run is not None and not warmup
+            launch.note = f"{'warmup on' if warmup else 'launched on'} {_device_name()} ({device})"
+            launch.note += "; launch recorded in the Run"
+            return result
+        kernel = None
+        if key not in self._compiled:
+            self._compiled[key], kernel = self._cross_compile(fn, spec, grid, args, kwargs, target)
+        launch.run = self._found(key, launch)
+        return self._finish(launch, real, warmup, on_gpu, target, kernel)
+
+    def _found(self, key: tuple[Any, ...], launch: Launch) -> Run | None:
         found = self._compiled[key]
-        launch.run = found if isinstance(found, Run) else None
         launch.error = found if isinstance(found, BaseException) else None
-        if record_it:
-            launch.launched = launch.run is not None
-            launch.note = f"launched on {_device_name()} ({device}); launch recorded in the Run"
-            return None
-        return self._finish(launch, fn, original, grid, warmup, args, kwargs, on_gpu, target)
+        return found if isinstance(found, Run) else None
 
     def _finish(
-        self,
-        launch: Launch,
-        fn: Any,
-        original: Any,
-        grid: Any,
-        warmup: bool,
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-        on_gpu: bool,
-        target: str,
+        self, launch: Launch, real: Any, warmup: bool, on_gpu: bool, target: str, kernel: Any
     ) -> Any:
-        if warmup:
-            launch.note = "warmup: compiled, nothing launched"
-            return None
         if on_gpu:
-            launch.launched = True
-            launch.note = f"launched on {_device_name()}" + (
-                f"; IR cross-compiled for {target}" if target != device_target() else ""
+            launch.launched = not warmup
+            launch.note = (
+                ("warmup on " if warmup else "launched on ")
+                + _device_name()
+                + (f"; IR cross-compiled for {target}" if target != device_target() else "")
             )
-            return original(fn, *args, grid=grid, warmup=False, **kwargs)
+            return real()
+        if warmup:
+            launch.note = f"warmup: cross-compiled for {target}, nothing launched"
+            return kernel
         why = "no GPU on this host" if device_target() is None else "arguments on the host"
         launch.note = (
             f"{why}: launch of {launch.kernel}[{_grid_text(launch.grid)}] skipped; "
             f"cross-compiled for {target}"
         )
         self._say("launch", {"launch": launch})
-        return None
+        return kernel
 
     def _cross_compile(
-        self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], target: str
-    ) -> Run | BaseException:
+        self,
+        fn: Any,
+        spec: Specialisation,
+        grid: Any,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        target: str,
+    ) -> tuple[Run | BaseException, Any]:
         name = self._run_name(tu._kernel_name(fn), target)
         folder = fresh_folder(name, self.runs_dir)
+        kept: dict[str, Any] = {}
+        why = "no GPU on this host" if device_target() is None else "cross-compile"
 
         def work(kernel: Any, **settings: Any) -> Run:
-            # capture() cross-compiles: host arguments, no GPU, or a target other than it
-            return tu.capture(kernel, grid, *args, **settings, **kwargs)
+            run, kept["kernel"] = tu.compile_specialised(
+                kernel, spec, grid, args, kwargs, reason=why, **settings
+            )
+            return run
 
         settings = dict(target=target, name=name, out=folder, **self._dumps())
         try:
             run = compile_watched(fn, folder, settings, self._say, compile_fn=work)
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)
-            return exc
-        return keep_cell_source(run, fn, target)
+            return exc, None
+        return keep_cell_source(run, fn, target), kept.get("kernel")
 
     def _record_launch(
-        self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> Run | BaseException:
+        self,
+        fn: Any,
+        spec: Specialisation,
+        grid: Any,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        real: Any,
+        warmup: bool,
+    ) -> tuple[Run | BaseException, Any]:
         """Launch for real on this thread (the GPU context is the user's) and record it."""
         target = device_target() or "cuda:90"
         name = self._run_name(tu._kernel_name(fn), target)
@@ -221,12 +238,13 @@ class UpstreamCapture:
         self._say("start", {"kernel": tu._kernel_name(fn), "path": folder, "target": target})
         self._inside = True
         try:
-            run = tu.capture(fn, grid, *args, target=target, name=name, out=folder,
-                             **self._dumps(), **kwargs)  # fmt: skip
+            run, result = tu.record_launch(fn, spec, grid, args, kwargs, real, target=target,
+                                           name=name, out=folder, warmup=warmup,
+                                           **self._dumps())  # fmt: skip
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)
             self._say("failed", {"kernel": tu._kernel_name(fn), "error": exc})
-            return exc
+            return exc, None
         finally:
             self._inside = False
         _report_stages(folder, 0, self._say)
@@ -237,7 +255,7 @@ class UpstreamCapture:
 
             run = update_extra(run, {"autotune": timed_sweep(tuner)})
         self._say("done", {"run": run})
-        return run
+        return run, result
 
     def _dumps(self) -> dict[str, bool]:
         return {"llvm_dumps": self.llvm_dumps, "timings": self.timings}

@@ -38,6 +38,7 @@ def ttir_command(
     consts: Mapping[str, Any],
     target: str,
     options: Mapping[str, Any],
+    attrs: Mapping[str, Any] | None = None,
 ) -> list[str]:
     """The stand-alone command that redoes the ttir stage (what the Run records)."""
     if spec is not None:
@@ -53,8 +54,10 @@ def ttir_command(
         "--signature",
         ",".join(f"{k}={v}" for k, v in sig.items()),
     ]
-    command += [f"--constexpr={k}={json.dumps(v)}" for k, v in consts.items()]
-    command += [f"--option={k}={json.dumps(v)}" for k, v in options.items()]
+    command += [f"--constexpr={k}={json.dumps(v, default=str)}" for k, v in consts.items()]
+    command += [f"--option={k}={json.dumps(v, default=str)}" for k, v in options.items()]
+    if attrs is not None:
+        command += ["--attrs", json.dumps(attrs)]
     return [*command, "--target", target, "--out", str(writer.path.resolve() / "artifacts")]
 
 
@@ -66,6 +69,7 @@ def add_ttir_stage(
     consts: Mapping[str, Any],
     target: str,
     options: Mapping[str, Any],
+    attrs: Mapping[str, Any] | None = None,
     dumps: bool = True,
 ) -> Path | None:
     """Run stage 1 into the Run; returns the .ttir artifact, or None if there is none."""
@@ -74,11 +78,19 @@ def add_ttir_stage(
     log = writer.log_path("ttir")
     out = writer.path / "artifacts"
     kernel_name = writer.manifest["kernel"]["name"]
-    command = ttir_command(spec, writer, kernel_name, sig, consts, target, options)
+    command = ttir_command(spec, writer, kernel_name, sig, consts, target, options, attrs)
     start = time.perf_counter()
     try:
         result = run_ttir_stage(
-            fn, sig, consts, target=target, options=options, log=log, out_dir=out, dumps=dumps
+            fn,
+            sig,
+            consts,
+            target=target,
+            options=options,
+            log=log,
+            out_dir=out,
+            attrs=attrs,
+            dumps=dumps,
         )
     except KeyboardInterrupt:
         seconds = time.perf_counter() - start

@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ascend_ir_lab.errors import CompilerError, InputError, ToolNotFoundError
-from ascend_ir_lab.toolchains.kernel_args import arg_type
+from ascend_ir_lab.toolchains.kernel_args import specialised, triton_run
 from ascend_ir_lab.toolchains.process import DEFAULT_TIMEOUT_S, run_logged
 from ascend_ir_lab.toolchains.run import Run, RunWriter
+from ascend_ir_lab.toolchains.specialise import Specialisation
 from ascend_ir_lab.toolchains.triton_capture import recording
 from ascend_ir_lab.toolchains.ttir_stage import (
     kernel_source,
@@ -135,20 +136,49 @@ def capture(
     device = active_target()
     launch = device is not None and target in (None, device) and not _host_args(args)
     target = target or device or "cuda:90"
-    sig, consts = signature_from_args(fn, args, kwargs)
-    writer = _start(fn, sig, consts, target, name, out, command=[sys.executable, "<cell>"])
-    record = launch_record(fn, grid, args, kwargs)
+    spec = specialised(fn, triton_run(), args, kwargs, gpu_target(target))
+    settings = dict(target=target, name=name, out=out, llvm_dumps=llvm_dumps, timings=timings)
     if not launch:
         why = "no GPU on this host" if device is None else f"arguments on the host or {device}"
-        writer.set_extra("launch", {**record, "launched": False, "reason": why})
-        options = {k: v for k, v in kwargs.items() if k in _OPTION_NAMES}
-        return _compile(writer, fn, sig, consts, target, options, True, llvm_dumps, timings, True)
+        return compile_specialised(fn, spec, grid, args, kwargs, reason=why, **settings)[0]
+    run, _ = record_launch(
+        fn, spec, grid, args, kwargs, lambda: fn[grid](*args, **kwargs), **settings
+    )
+    return run
+
+
+def gpu_target(target: str) -> Any:
+    """triton's GPUTarget for 'cuda:90' / 'hip:gfx942'."""
+    from triton.backends.compiler import GPUTarget
+
+    return GPUTarget(*parse_target(target))
+
+
+def record_launch(
+    fn: Any,
+    spec: Specialisation,
+    grid: Any,
+    args: Sequence[Any],
+    kwargs: Mapping[str, Any],
+    launch: Any,
+    *,
+    target: str,
+    name: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    llvm_dumps: bool = True,
+    timings: bool = True,
+    warmup: bool = False,
+) -> tuple[Run, Any]:
+    """Run `launch()` (a real launch, or warmup, on this host's GPU) and record its compile
+    into a Run; (the Run, what the launch returned)."""
+    writer = _start_specialised(fn, spec, target, name, out)
+    record = launch_record(fn, grid, args, kwargs)
     start = time.perf_counter()
     with recording(
         writer, _kernel_name(fn), [sys.executable, "<cell>"], llvm_dumps=llvm_dumps, timings=timings
     ):
         try:
-            fn[grid](*args, **kwargs)
+            result = launch()
             _synchronize(args)
         except Exception as exc:
             writer.set_extra("launch", {**record, "launched": False, "error": str(exc)})
@@ -158,13 +188,37 @@ def capture(
         "launch",
         {
             **record,
-            "launched": True,
+            "launched": not warmup,
             "device": _device_name(),
             "seconds": round(time.perf_counter() - start, 4),
+            **({"reason": "warmup"} if warmup else {}),
         },
     )
     writer.set("versions", versions(target))
-    return writer.finish("ok")
+    return writer.finish("ok"), result
+
+
+def compile_specialised(
+    fn: Any,
+    spec: Specialisation,
+    grid: Any,
+    args: Sequence[Any],
+    kwargs: Mapping[str, Any],
+    *,
+    target: str,
+    reason: str,
+    name: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    llvm_dumps: bool = True,
+    timings: bool = True,
+) -> tuple[Run, Any]:
+    """Cross-compile what triton would compile for the call (`spec`) into a Run; (the Run,
+    triton's compiled kernel, None when a stage failed)."""
+    writer = _start_specialised(fn, spec, target, name, out)
+    record = launch_record(fn, grid, args, kwargs)
+    writer.set_extra("launch", {**record, "launched": False, "reason": reason})
+    writer.set_extra("options", spec.given)
+    return _compile_src(writer, fn, spec.src, target, spec.options, llvm_dumps, timings, True)
 
 
 def active_target() -> str | None:
@@ -178,28 +232,6 @@ def active_target() -> str | None:
     return f"{tgt.backend}:{tgt.arch}"
 
 
-def signature_from_args(
-    fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
-) -> tuple[dict[str, str], dict[str, Any]]:
-    """Triton signature and constexprs of a call: tensors -> '*fp32', ints -> 'i32', ..."""
-    names = list(getattr(fn, "arg_names", []))
-    if len(args) > len(names):
-        raise InputError(f"{_kernel_name(fn)}: {len(args)} arguments for {len(names)} parameters")
-    values = dict(zip(names, args, strict=False))
-    values.update({k: v for k, v in kwargs.items() if k not in _OPTION_NAMES})
-    constexpr_names = {p.name for p in getattr(fn, "params", []) if p.is_constexpr}
-    sig: dict[str, str] = {}
-    consts: dict[str, Any] = {}
-    for arg_name in names:
-        if arg_name not in values:
-            raise InputError(f"{_kernel_name(fn)}: no value for parameter {arg_name!r}")
-        if arg_name in constexpr_names:
-            consts[arg_name] = values[arg_name]
-        else:
-            sig[arg_name] = _arg_type(arg_name, values[arg_name])
-    return sig, consts
-
-
 def launch_record(
     fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
 ) -> dict[str, Any]:
@@ -208,7 +240,11 @@ def launch_record(
     described = [_describe(n, v) for n, v in zip(names, args, strict=False)]
     described += [_describe(k, v) for k, v in kwargs.items()]
     if callable(grid):
-        grid = grid({**dict(zip(names, args, strict=False)), **kwargs})
+        params = list(getattr(fn, "params", []))
+        meta = {p.name: p.default for p in params if p.has_default}
+        grid = grid({**meta, **dict(zip(names, args, strict=False)), **kwargs})
+    if isinstance(grid, int):
+        grid = (grid,)
     return {"grid": [int(g) for g in grid], "args": described}
 
 
@@ -278,6 +314,16 @@ def compile_spec(path: str) -> tuple[str, dict[str, str], dict[str, Any]]:
 # -- internals ---------------------------------------------------------------------------
 
 
+def _start_specialised(
+    fn: Any, spec: Specialisation, target: str, name: str | None, out: Any
+) -> RunWriter:
+    writer = _start(
+        fn, spec.signature, spec.constexprs, target, name, out, [sys.executable, "<cell>"]
+    )
+    writer.set("kernel", {**writer.manifest["kernel"], "attrs": spec.attrs})
+    return writer
+
+
 def _start(
     fn: Any,
     sig: dict[str, str],
@@ -324,11 +370,8 @@ def _compile(
     timings: bool,
     check: bool,
 ) -> Run:
-    import triton
-    from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
-    backend, arch, warp = parse_target(target)
     full_sig = {**sig, **{k: "constexpr" for k in consts}}
     attrs = {
         (i,): [["tt.divisibility", 16]]
@@ -337,21 +380,37 @@ def _compile(
     }
     src = ASTSource(fn, full_sig, constexprs=consts, attrs=attrs)
     writer.set_extra("options", options)
+    return _compile_src(writer, fn, src, target, options, llvm_dumps, timings, check)[0]
+
+
+def _compile_src(
+    writer: RunWriter,
+    fn: Any,
+    src: Any,
+    target: str,
+    options: dict[str, Any],
+    llvm_dumps: bool,
+    timings: bool,
+    check: bool,
+) -> tuple[Run, Any]:
+    """triton.compile(src) recorded into the Run; (the Run, the compiled kernel or None)."""
+    import triton
+
     command = writer.manifest["extra"].get("command", [])
     with recording(
         writer, _kernel_name(fn), command, llvm_dumps=llvm_dumps, timings=timings
     ) as recorder:
         try:
-            triton.compile(src, target=GPUTarget(backend, arch, warp), options=options)
+            kernel = triton.compile(src, target=gpu_target(target), options=options)
         except Exception as exc:
             stage = recorder.failed_stage or "ttir"
             writer.set_extra("error", f"{type(exc).__name__}: {exc}")
             run = writer.finish("compile-error", f"stage {stage} failed: {type(exc).__name__}")
             if check:
                 raise CompilerError(command, 1, f"{exc}\n  run: {run.path}", stage=stage) from exc
-            return run
+            return run, None
     writer.set("versions", versions(target))
-    return writer.finish("ok" if recorder.binary else "ir-complete-no-binary")
+    return writer.finish("ok" if recorder.binary else "ir-complete-no-binary"), kernel
 
 
 def _cli_command(
@@ -375,11 +434,15 @@ def _kernel_name(fn: Any) -> str:
     return str(getattr(getattr(fn, "fn", fn), "__name__", "kernel"))
 
 
-def _arg_type(name: str, value: Any) -> str:
-    return arg_type(value, where=f"argument {name}")
-
-
 def _describe(name: str, value: Any) -> dict[str, Any]:
+    if hasattr(value, "base") and hasattr(value, "block_shape"):  # a TensorDescriptor
+        return {
+            "name": name,
+            "kind": "tensordesc",
+            "shape": [int(s) for s in value.shape],
+            "block_shape": [int(s) for s in value.block_shape],
+            "dtype": str(getattr(value.base, "dtype", "?")).rsplit(".", 1)[-1],
+        }
     if hasattr(value, "dtype") and hasattr(value, "shape"):
         device = getattr(value, "device", "host")
         return {

@@ -118,14 +118,21 @@ def run_ttir_stage(
     log: Path,
     out_dir: Path,
     dumps: bool = True,
+    attrs: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> TtirResult:
-    """Compile `kernel` with triton-ascend into `out_dir`; every print goes to `log`
-    (with `dumps`, every pass's IR: MLIR_ENABLE_DUMP=1)."""
+    """Compile `kernel` with triton-ascend into `out_dir`; every print goes to `log` (with
+    `dumps`, every pass's IR: MLIR_ENABLE_DUMP=1).
+
+    `attrs` are the per-parameter attributes of a launch's specialisation
+    ({'x_ptr': {'tt.divisibility': 16}, 'n': {'tt.equal_to': 1}}); None compiles without.
+    """
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
-    src = ASTSource(kernel, dict(signature), constants=dict(constexprs))
+    src = ASTSource(
+        kernel, dict(signature), constants=dict(constexprs), attrs=attrs_descriptor(kernel, attrs)
+    )
     error = None
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-cache-") as cache:
         env = {**STAGE_ENV, "TRITON_CACHE_DIR": cache}
@@ -144,6 +151,23 @@ def run_ttir_stage(
     ttir = next((p for p in files.values() if p.suffix == ".ttir"), None)
     adapter = next((p for p in files.values() if p.suffix in (".ttadapter", ".bcmlir")), None)
     return TtirResult(ttir, adapter, seconds, error, "skipped: bishengir stage runs it", files)
+
+
+def attrs_descriptor(kernel: Any, attrs: Mapping[str, Mapping[str, Any]] | None) -> Any:
+    """triton-ascend's AttrsDescriptor holding `attrs` (per parameter name), None for None."""
+    if attrs is None:
+        return None
+    from triton.backends.compiler import AttrsDescriptor
+
+    names = [p.name for p in getattr(kernel, "params", [])]
+    props: dict[str, list[int]] = {}
+    for name, found in attrs.items():
+        if name not in names:
+            raise InputError(f"--attrs: {name!r} is no parameter of the kernel")
+        for prop in found:
+            props.setdefault(prop, []).append(names.index(name))
+    data = {"arg_properties": {k: sorted(v) for k, v in props.items()}}
+    return AttrsDescriptor.from_dict({**data, "cls": "AscendAttrsDescriptor"})
 
 
 _STOP = "ascend-ir-lab: stop before the binary step"
@@ -220,6 +244,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--constexpr", action="append", default=[])
     parser.add_argument("--target", default="Ascend910B3")
     parser.add_argument("--option", action="append", default=[], help="NPUOptions NAME=VALUE")
+    parser.add_argument(
+        "--attrs", help='launch attributes as JSON: {"x_ptr": {"tt.divisibility": 16}}'
+    )
     parser.add_argument("--out", required=True, type=Path)
     args = parser.parse_args(argv)
     result = run_ttir_stage(
@@ -230,6 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         options=parse_constexprs(args.option),
         log=args.out / "ttir.log",
         out_dir=args.out,
+        attrs=json.loads(args.attrs) if args.attrs else None,
     )
     print(f"ttir: {result.ttir}\nttadapter: {result.ttadapter}\nerror: {result.error}")
     return 0 if result.ttir else 1

@@ -11,6 +11,7 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from nb_helpers import VADD_CELL, needs_ascend, run_cell, shown
 
+from ascend_ir_lab.errors import LaunchFailedError
 from ascend_ir_lab.notebook.explorer import RunView
 
 pytestmark = [pytest.mark.ascend, needs_ascend]
@@ -163,7 +164,9 @@ def test_compile_error_is_a_panel_not_a_traceback(
 ) -> None:
     line = f"%%triton_npu --flag=--no-such-option=1 --name bad --runs-dir {runs_dir}"
     result, io = run_cell(shell, f"{line}\nadd_kernel[(1,)](x, y, out, 3000, BLOCK=1024)")
-    assert result.success and result.result is None
+    # the panel stays, and the cell fails so that "Run All" stops there
+    assert isinstance(result.error_in_exec, LaunchFailedError) and result.result is None
+    assert "stage bishengir failed (exit code 1)" in str(result.error_in_exec)
     text = shown(io)
     assert "Traceback" not in text
     panel = next(o for o in io.outputs if "✗" in o.data.get("text/plain", ""))
@@ -181,7 +184,7 @@ def test_bad_argument_type_is_a_panel(
         shell,
         f"%%triton_npu --runs-dir {runs_dir}\nadd_kernel[(1,)]('x', y, out, 3000, BLOCK=1024)",
     )
-    assert result.success and "Traceback" not in shown(io)
+    assert isinstance(result.error_in_exec, LaunchFailedError) and "Traceback" not in shown(io)
     assert "argument x_ptr is a str" in shown(io)
 
 
@@ -319,3 +322,67 @@ def test_configs_names_the_sweep_configs_to_capture(
     assert first["extra"]["passes_captured"] is False  # ran, but not asked for
     assert second["extra"]["passes_captured"] is True
     assert second["kernel"]["constexprs"] == {"BLOCK": 1024}
+
+
+SEVERAL_KERNELS_CELL = """
+import torch, triton, triton.language as tl
+
+@triton.jit
+def scale(x_ptr, out_ptr, n, factor, BLOCK: tl.constexpr = 128):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * factor, mask=mask)
+
+@triton.jit
+def shift(x_ptr, out_ptr, n, num_warps: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + num_warps, mask=mask)
+
+sx, s1, s2 = torch.randn(1000), torch.zeros(1000), torch.zeros(1000)
+grid = lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),)
+scale[grid](sx, s1, 1000, 3)
+scale[grid](sx, s1, 1000, 3)
+h = shift.warmup(sx, s2, 1000, num_warps=4, BLOCK=256, grid=(1,))
+h[(4,)](sx, s2, 1000)
+"""
+
+
+def test_a_cell_returns_every_run_it_made(shell: InteractiveShell, tmp_path: Path) -> None:
+    result, io = run_cell(
+        shell, f"%%triton_npu --interpret --runs-dir {tmp_path}\n{SEVERAL_KERNELS_CELL}"
+    )
+    assert result.success, shown(io)
+    runs = result.result
+    assert [v.name for v in runs] == ["scale", "shift"]  # one Run per kernel, both returned
+    assert runs["shift"].manifest["kernel"]["constexprs"] == {"num_warps": 4, "BLOCK": 256}
+    assert runs["scale"].manifest["kernel"]["constexprs"]["BLOCK"] == 128
+    assert len(runs["scale"].launches) == 2  # the second launch of the same call: no new Run
+    ns = shell.user_ns
+    assert torch_equal(ns["s1"], ns["sx"] * 3) and torch_equal(ns["s2"], ns["sx"] + 4)
+    assert "OfflineKernel" not in shown(io)  # the launch's handle is not shown as a value
+    assert "launch of shift[(4,)] skipped" in shown(io)
+
+
+def torch_equal(a: Any, b: Any) -> bool:
+    return bool((a - b).abs().max().item() < 1e-5)
+
+
+def test_ir_diff_with_a_rebuild_sets_noise_apart(
+    shell: InteractiveShell, matmuls: tuple[Any, Any]
+) -> None:
+    result, io = run_cell(shell, "%ir_diff fine barrier --rebuild")
+    cmp = result.result
+    assert cmp.noise is not None and cmp.noise.builds == 2
+    first = cmp.first_real
+    assert first is not None and (first.a.label, first.b.label) == (
+        "hivm-graph-sync-solver", "hivm-inject-sync"
+    )  # fmt: skip
+    assert "first real divergence: hivm-graph-sync-solver" in shown(io)
+    fine, _ = matmuls
+    table = fine.sync_check()
+    assert (
+        "0 definite" in table.title
+        and table.rows == []
+        or all(r[2] == "possible" for r in table.rows)
+    )

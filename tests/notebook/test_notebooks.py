@@ -62,7 +62,7 @@ def test_sync_debugging(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     everything = "\n".join(_text(c) for c in cells)
     assert "fine runs hivm-graph-sync-solver where barrier runs hivm-inject-sync x4" in everything
     assert "barrier: hivm.hir.set_flag never appears" in everything
-    assert "+13    hivm-graph-sync-solver (func.func @matmul_mix_aiv)" in everything
+    assert "+3     hivm-graph-sync-solver (func.func @matmul_mix_aiv)" in everything
     assert "pipe_barrier[<PIPE_ALL>]" in everything
     assert "Traceback" not in everything
 

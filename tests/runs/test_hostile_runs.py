@@ -21,6 +21,7 @@ from ascend_ir_lab.export.report import make_report
 from ascend_ir_lab.runs import Run, RunWriter, inside, safe_arcname, safe_name
 from ascend_ir_lab.safe_text import for_terminal, markdown_text, visible
 from tests.runs.hostile import BASE, SECRET, make_hostile
+from tests.toolchains.conftest import needs_ascend
 
 HOST = {"npu_model": None, "versions": {}}
 
@@ -200,3 +201,33 @@ def test_a_build_left_unfinished_in_this_process_does_not_block_the_next(tmp_pat
     again = RunWriter.create("b", {}, tmp_path / "r")
     assert again.finish("ok").name == "b" and left.path == again.path
     assert not list(tmp_path.glob(".*.lock"))
+
+
+def test_pages_made_in_python_show_bidi_controls(tmp_path: Path) -> None:
+    from ascend_ir_lab.export.files import payload_of
+    from ascend_ir_lab.export.html import render_html, static_html
+
+    run, _ = make_hostile(tmp_path, "hostile-text")
+    payload = payload_of(run)
+    assert "\u202e" in payload["title"]  # the payload keeps the text as it is
+    fallback = static_html(payload)
+    page = render_html(payload, title=payload["title"])
+    assert "\u202e" not in fallback and "&lt;U+202E&gt;" in fallback
+    assert "<title>&lt;U+202E&gt;evil" in page and "<img" not in fallback
+
+
+@needs_ascend
+def test_compile_out_never_removes_a_folder_of_someone_else(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ascend_ir_lab.cli import main
+
+    theirs = tmp_path / "experiment"
+    theirs.mkdir()
+    (theirs / "run.json").write_text('{"format": "mlflow/run", "id": 1}')
+    (theirs / "weights.bin").write_bytes(b"\x00precious")
+    kernel = Path(__file__).resolve().parents[1] / "kernels" / "vadd.py"
+    assert main(["compile", str(kernel), "-o", str(theirs)]) == 2
+    err = capsys.readouterr().err
+    assert "not a Run folder of ascend-ir-lab/run@1 (nothing was removed)" in err
+    assert sorted(p.name for p in theirs.iterdir()) == ["run.json", "weights.bin"]

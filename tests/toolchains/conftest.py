@@ -61,7 +61,23 @@ def fine_runs(runs_root: Path) -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def barrier_runs(runs_root: Path) -> dict[str, Any]:
-    """Module-scope barrier-all Runs of vadd and matmul."""
+    """Module-scope barrier-all Runs of every test kernel."""
     if not triton_ascend_available():
         pytest.skip("triton-ascend is not importable")
-    return {name: _compile(runs_root, name, barrier_all=True) for name in ("vadd", "matmul")}
+    return {name: _compile(runs_root, name, barrier_all=True) for name in NAMES}
+
+
+@pytest.fixture(scope="session")
+def again_runs(fine_runs: dict[str, Any], runs_root: Path) -> dict[str, Any]:
+    """A second, identical build of every fine Run (run-to-run noise)."""
+    from ascend_ir_lab.toolchains.rebuild import rebuild
+
+    return {name: rebuild(run, runs_root / f"{name}-again") for name, run in fine_runs.items()}
+
+
+@pytest.fixture(scope="session")
+def line_info_matmul(runs_root: Path) -> Any:
+    """The matmul compiled with line info (every op of every pass carries its Python line)."""
+    if not triton_ascend_available():
+        pytest.skip("triton-ascend is not importable")
+    return _compile(runs_root / "line-info", "matmul", line_info=True)

@@ -62,7 +62,7 @@ def test_compile_cli_error_exit_code_and_message(
 def test_repro_cli_json(fine_runs: dict[str, Run], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["repro", str(fine_runs["vadd"].path), "hivm-graph-sync-solver#2", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["match"] is True and result["pass"] == "hivm-graph-sync-solver"
+    assert result["match"] is True and result["arg"] == "hivm-graph-sync-solver"
 
 
 def test_cache_cli(

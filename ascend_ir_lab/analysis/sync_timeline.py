@@ -1,0 +1,44 @@
+"""The sync checker over a Timeline: which Dumps to check, and their findings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ascend_ir_lab.analysis.sync_check import check_sync
+from ascend_ir_lab.analysis.sync_findings import SyncCheck
+from ascend_ir_lab.dumps import Dump, Timeline
+
+__all__ = ["SYNC_PASSES", "check_timeline", "final_hivm", "sync_targets"]
+
+SYNC_PASSES = ("hivm-graph-sync-solver", "hivm-inject-sync")
+LOWERING = "convert-hivm-to-std"
+_SYNC_TEXT = (b"hivm.hir.set_flag", b"hivm.hir.pipe_barrier", b"hivm.hir.sync_block")
+
+
+def final_hivm(tl: Timeline) -> Dump | None:
+    """The last Dump of HIVM ops with their sync: before convert-hivm-to-std turns the
+    compute ops into library calls (whose own waits and sets the checker cannot see)."""
+    found = None
+    for d in tl.dumps:
+        if d.label == LOWERING:
+            break
+        if d.phase != "failed" and any(t in tl.raw(d) for t in _SYNC_TEXT):
+            found = d
+    return found
+
+
+def sync_targets(tl: Timeline) -> list[Dump]:
+    """The Dumps right after each sync pass that changed its function, and the final IR."""
+    out = [d for d in tl.dumps if d.label in SYNC_PASSES and d.phase != "failed" and tl.changed(d)]
+    final = final_hivm(tl)
+    if final is not None and final not in out:
+        out.append(final)
+    return out
+
+
+def check_timeline(tl: Timeline, dumps: Iterable[Dump] | None = None) -> dict[int, SyncCheck]:
+    """Findings per Dump index (the sync targets by default); a function-scope Dump is
+    checked on its function only."""
+    source = ((tl.run or {}).get("kernel") or {}).get("file")
+    chosen = sync_targets(tl) if dumps is None else list(dumps)
+    return {d.index: check_sync(tl.lines(d), scope=d.scope, source_file=source) for d in chosen}

@@ -1,0 +1,74 @@
+"""`--json` output: stable (keys in a fixed order), streamed, and one list element a line.
+
+orjson (Python's own C encoder where it is missing) writes each element; only the outer layout
+is ours, so a list of ten thousand Dumps costs what encoding ten thousand small dicts costs,
+and a reader can stream it line by line. Every key means one thing across the commands:
+`docs/cli-json.schema.json`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping
+from typing import IO, Any
+
+try:
+    import orjson
+
+    def _encode(value: Any) -> str:
+        return orjson.dumps(value).decode("utf-8")
+
+except ImportError:  # pragma: no cover - a dependency; the fallback writes the same JSON
+    import json
+
+    _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def emit(value: Any, out: IO[str] | None = None) -> None:
+    """Write `value` as JSON: an object's top-level lists hold one element a line."""
+    out = out or sys.stdout
+    chunks = _Chunks(out.write)
+    write = chunks.write
+    if isinstance(value, Mapping):
+        write("{")
+        for n, (key, item) in enumerate(value.items()):
+            write(("\n " if n == 0 else ",\n ") + _encode(key) + ": ")
+            _emit_item(item, write, " ")
+        write("\n}\n" if value else "}\n")
+    else:
+        _emit_item(value, write, "")
+        write("\n")
+    chunks.flush()
+
+
+class _Chunks:
+    """Writes in pieces of about 256 KiB: streamed, yet one write call per piece."""
+
+    def __init__(self, sink: Any) -> None:
+        self.sink = sink
+        self.parts: list[str] = []
+        self.size = 0
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size >= 1 << 18:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.parts:
+            self.sink("".join(self.parts))
+            self.parts, self.size = [], 0
+
+
+def _emit_item(item: Any, write: Any, indent: str) -> None:
+    if isinstance(item, list | tuple) or (
+        isinstance(item, Iterable) and not isinstance(item, str | bytes | Mapping)
+    ):
+        first = True
+        for element in item:
+            write(("[\n" if first else ",\n") + indent + " " + _encode(element))
+            first = False
+        write("[]" if first else "\n" + indent + "]")
+    else:
+        write(_encode(item))

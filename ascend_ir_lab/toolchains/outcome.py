@@ -1,0 +1,48 @@
+"""What went wrong in a block of launches, said the same way by the cell and by `capture`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["failure_message", "failures", "missing_module_hint"]
+
+
+def _first_line(error: BaseException) -> str:
+    stage = getattr(error, "stage", "")
+    if stage:
+        return f"stage {stage} failed (exit code {getattr(error, 'returncode', '?')})"
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
+
+
+def failures(capture: Any) -> list[str]:
+    """One line per failure of a LaunchCapture: each compile error, each launch that could not
+    be read, each launch the CPU interpreter could not run."""
+    lines = [_first_line(error) for error in capture.errors]
+    for launch in capture.launches:
+        if launch.interpret_error is not None:
+            lines.append(
+                f"{launch.kernel}: the CPU interpreter failed: {_first_line(launch.interpret_error)}"
+            )
+    return lines
+
+
+def failure_message(lines: list[str], where: str, keep_going: str) -> str:
+    """The one message that ends a failed cell or command: what failed, how to go on."""
+    listed = "\n".join(f"  - {line}" for line in lines)
+    noun = "failure" if len(lines) == 1 else "failures"
+    return f"{len(lines)} {noun} in {where} (details above):\n{listed}\n{keep_going}"
+
+
+def missing_module_hint(error: BaseException) -> str:
+    """For a `triton.*` module the installed triton lacks (triton.language.extra.cann in
+    triton-ascend 3.2): which triton is installed and what the code needs; else ""."""
+    name = getattr(error, "name", None) or ""
+    if not isinstance(error, ModuleNotFoundError) or not name.startswith("triton."):
+        return ""
+    import triton
+
+    return (
+        f"{name} is not part of the installed triton ({triton.__version__}): this code needs "
+        "a newer triton-ascend"
+    )

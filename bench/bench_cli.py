@@ -1,0 +1,138 @@
+"""Every read command as the user waits for it, against `grep -c 'IR Dump'` on the same file.
+
+Whole processes: start-up, reading, analysis and output included. The log is real logs of the
+real compilers (bishengir-compile, triton-adapter-opt, upstream Triton's MLIR and LLVM dumps,
+LLVM's opt) concatenated to about SIZE MB.
+
+    python bench/bench_cli.py [SIZE_MB] [--repeat N]
+
+Goals: each command <= 3x grep; the reader alone <= 2x grep; start-up <= 150 ms; on a 1 GB log
+(`python bench/bench_cli.py 1024`) every command under 2 GB peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import DATA, ROOT, WORK, fixture
+
+SOURCES = (
+    "ascend/matmul.bishengir.log.gz",
+    "ascend/vadd.bishengir.module-scope.log.gz",
+    "ascend/softmax.bishengir.before-all.log.gz",
+    "ascend/failed.log",
+    "ascend/vadd.adapter.log",
+    "ascend/vadd.ttir-passes.log",
+    "triton/attention.cuda90.mlir-dump.txt.gz",
+    "triton/softmax.cuda90.llvm-dump.txt.gz",
+    "llvm/loop.after-all.log",
+    "llvm/changed.log",
+    "ascend/matmul.bishengir.barrier-all.log.gz",
+)
+
+
+def big_log(target_mb: int) -> Path:
+    """Real logs concatenated, round after round, to about `target_mb` MB."""
+    WORK.mkdir(exist_ok=True)
+    path = WORK / f"mixed-{target_mb}mb.log"
+    if path.exists() and path.stat().st_size >= target_mb << 20:
+        return path
+    chunk = b"".join(fixture(name) for name in SOURCES if (DATA / name).exists())
+    with path.open("wb") as f:
+        for _ in range((target_mb << 20) // len(chunk) + 1):
+            f.write(chunk)
+    return path
+
+
+def _cli() -> list[str]:
+    script = Path(sys.executable).with_name("ascend-ir-lab")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "ascend_ir_lab"]
+
+
+def run_once(cmd: list[str], env: dict[str, str]) -> tuple[float, int, float]:
+    """Wall seconds, peak RSS (bytes) and CPU seconds of one whole process, its output
+    written to a file.
+
+    Not /dev/null: GNU grep stops at the first match when its output is /dev/null.
+    """
+    with tempfile.TemporaryFile() as sink:
+        t = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.DEVNULL, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)}: exit code {proc.returncode}")
+    return wall, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime
+
+
+def compare(cmd: list[str], base: list[str], env: dict[str, str], repeat: int) -> tuple:
+    """Runs A B A B ...; returns medians of A's and B's wall time, of the pairwise wall
+    ratios and CPU-time ratios (steadier on a shared machine), and A's peak RSS."""
+    run_once(cmd, env), run_once(base, env)  # warm-up
+    ours, theirs, ratios, cpu, rss = [], [], [], [], 0
+    for _ in range(repeat):
+        a, mem, a_cpu = run_once(cmd, env)
+        b, _, b_cpu = run_once(base, env)
+        ours.append(a), theirs.append(b), ratios.append(a / b), cpu.append(a_cpu / b_cpu)
+        rss = max(rss, mem)
+    return (
+        statistics.median(ours), statistics.median(theirs), statistics.median(ratios),
+        statistics.median(cpu), rss,
+    )  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("size_mb", nargs="?", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    path = big_log(args.size_mb)
+    size = path.stat().st_size
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run(["cat", str(path)], stdout=subprocess.DEVNULL, check=True)  # page cache
+    grep = ["grep", "-c", "IR Dump", str(path)]
+    cli, p = _cli(), str(path)
+    out = Path(tempfile.mkdtemp(prefix="bench-cli-")) / "page.html"
+    reader = [sys.executable, "-c", f"from ascend_ir_lab.dumps import open_timeline; open_timeline({p!r})"]  # fmt: skip
+    rows = [
+        ("reader (open_timeline)", reader, 2),
+        ("inspect", [*cli, "inspect", p], 3),
+        ("inspect --json", [*cli, "inspect", "--json", p], 3),
+        ("find hivm.hir.set_flag", [*cli, "find", p, "hivm.hir.set_flag"], 3),
+        ("search PIPE_ALL", [*cli, "search", p, "PIPE_ALL"], 3),
+        ("sync", [*cli, "sync", p], 3),
+        ("show last", [*cli, "show", p, "last"], 3),
+        ("html", [*cli, "html", p, "-o", str(out)], 3),
+    ]
+    print(f"log: {size / 2**20:.0f} MB of real logs ({', '.join(Path(s).name for s in SOURCES)})")
+    print(
+        f"{'command':<26} {'ours ms':>9} {'grep ms':>9} {'wall':>7} {'cpu':>7}  goal  "
+        f"{'peak RSS MB':>11}"
+    )
+    for name, cmd, goal in rows:
+        ours, theirs, ratio, cpu, rss = compare(cmd, grep, env, args.repeat)
+        mark = "ok" if ratio <= goal and rss < 2 << 30 else "OVER"
+        print(
+            f"{name:<26} {ours * 1000:9.0f} {theirs * 1000:9.0f} {ratio:6.2f}x {cpu:6.2f}x  "
+            f"<={goal}x {rss / 2**20:11.0f}  {mark}"
+        )
+    bare = [sys.executable, "-c", "pass"]
+    start, py, *_ = compare([*cli, "--version"], bare, env, args.repeat)
+    print(
+        f"{'start-up (--version)':<26} {start * 1000:9.0f} {'python -c pass':>14} {py * 1000:.0f} ms"
+        f"   goal <= 150 ms  {'ok' if start <= 0.150 else 'OVER'}"
+    )
+    shutil.rmtree(out.parent, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""Every header form MLIR's and LLVM's printers produce, each as a tiny log between two
+ordinary dumps; real `opt` logs for the LLVM units; change states that say what is known."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ascend_ir_lab.dumps import Timeline, index_log, read_log
+from tests.conftest import DATA
+
+LLVM = DATA / "llvm"
+
+MLIR_A = b"// -----// IR Dump After CSE (cse) //----- //\nmodule {\n  func.func @f() {\n    return\n  }\n}\n\n"
+MLIR_B = b"// -----// IR Dump After Canonicalizer (canonicalize) //----- //\nmodule {\n  func.func @f() {\n    return\n  }\n}\n\n"
+LLVM_A = b"; *** IR Dump After VerifierPass on [module] ***\n; ModuleID = 'm'\ndefine void @f() {\n  ret void\n}\n"
+LLVM_B = b"; *** IR Dump After GlobalDCEPass on [module] ***\n; ModuleID = 'm'\ndefine void @f() {\n  ret void\n}\n"
+MODULE = b"; ModuleID = 'm'\ndefine void @f() {\n  ret void\n}\n"
+LOOP = b"\n; Preheader:\nentry:\n  br label %loop\n\n; Loop:\nloop:\n  br i1 %c, label %loop, label %exit\n\n; Exit blocks\nexit:\n  ret void\n"
+
+# (name, the form, the ordinary dumps around it, the middle's Dumps as
+#  (pass_name, arg, phase, scope, holds, options), the middle's banners as (pass, banner))
+FORMS = [
+    ("llvm no-change banner",
+     b"*** IR Dump After InstSimplifyPass on f omitted because no change ***\n", "llvm",
+     [], [("InstSimplifyPass", "unchanged")]),
+    ("llvm filtered banner",
+     b"*** IR Dump After InstSimplifyPass on g filtered out ***\n", "llvm",
+     [], [("InstSimplifyPass", "filtered")]),
+    ("llvm older no-change banner",
+     b"*** IR Dump After VerifierPass (module) omitted because no change ***\n", "llvm",
+     [], [("VerifierPass", "unchanged")]),
+    ("llvm ignored and invalidated banners",
+     b"*** IR Pass PassManager<llvm::Function> on f ignored ***\n*** IR Pass LoopDeletionPass invalidated ***\n", "llvm",
+     [], [("PassManager<llvm::Function>", "ignored"), ("LoopDeletionPass", "invalidated")]),
+    ("llvm deleted banner", b"*** IR Deleted After GlobalDCEPass on g ***\n", "llvm",
+     [], [("GlobalDCEPass", "deleted")]),
+    ("llvm dump at start", b"*** IR Dump At Start ***\n" + MODULE, "llvm",
+     [("At Start", "", "start", "module", "module", "")], []),
+    ("llvm dump at start, older", b"*** IR Dump At Start: ***\n" + MODULE, "llvm",
+     [("At Start", "", "start", "module", "module", "")], []),
+    ("legacy module scope", b"*** IR Dump After SROA (sroa) *** (function: f)\n" + MODULE, "llvm",
+     [("SROA", "sroa", "after", "function @f", "module", "")], []),
+    ("new pm older module scope", b"*** IR Dump After InstSimplifyPass *** (function: g)\n" + MODULE, "llvm",
+     [("InstSimplifyPass", "", "after", "function @g", "module", "")], []),
+    ("pass number", b"; *** IR Dump Before 2-NoOpModulePass on [module] ***\n" + MODULE, "llvm",
+     [("NoOpModulePass", "NoOpModulePass", "before", "module", "module", "")], []),
+    ("print at pass number", b"*** IR Dump At 3-IndVarSimplifyPass on f ***\ndefine void @f() {\n  ret void\n}\n", "llvm",
+     [("IndVarSimplifyPass", "IndVarSimplifyPass", "after", "function @f", "function @f", "")], []),
+    ("loop unit", b"; *** IR Dump After LICMPass on loop %loop in function f ***\n" + LOOP, "llvm",
+     [("LICMPass", "LICMPass", "after", "loop %loop in function @f", "loop %loop in function @f", "")], []),
+    ("loop unit, LLVM 14", b"*** IR Dump After LICMPass on Loop at depth 1 containing: %loop<header><latch><exiting> ***\n" + LOOP, "llvm",
+     [("LICMPass", "LICMPass", "after", "loop %loop at depth 1", "loop %loop at depth 1", "")], []),
+    ("loop unit named by its header block", b"*** IR Dump After LoopRotatePass on loop ***\n" + LOOP, "llvm",
+     [("LoopRotatePass", "LoopRotatePass", "after", "loop %loop", "loop %loop", "")], []),
+    ("invalidated loop", b"; *** IR Dump After LoopDeletionPass on loop %loop in function f (invalidated) ***\n" + MODULE, "llvm",
+     [("LoopDeletionPass", "LoopDeletionPass", "after", "loop %loop in function @f", "module", "invalidated")], []),
+    ("cgscc unit", b"; *** IR Dump After InlinerPass on (f, g) ***\ndefine void @f() {\n  ret void\n}\n\ndefine void @g() {\n  ret void\n}\n", "llvm",
+     [("InlinerPass", "InlinerPass", "after", "cgscc (f, g)", "cgscc (f, g)", "")], []),
+    ("mlir anonymous pass without argument",
+     b"// -----// IR Dump After (anonymous namespace)::P: unknown<(anonymous namespace)::P> //----- //\nmodule {\n}\n\n", "mlir",
+     [("(anonymous namespace)::P", "", "after", "builtin.module", "builtin.module", "")], []),
+    ("mlir anonymous pass, older form",
+     b"// -----// IR Dump After (anonymous namespace)::FuncOpLoweringPass () //----- //\nmodule {\n}\n\n", "mlir",
+     [("(anonymous namespace)::FuncOpLoweringPass", "", "after", "builtin.module", "builtin.module", "")], []),
+    ("mlir anonymous pass with argument and scope",
+     b"// -----// IR Dump After (anonymous namespace)::Lower: lower-std{a=1 b={x y}} ('builtin.module' operation) //----- //\nmodule {\n}\n\n", "mlir",
+     [("(anonymous namespace)::Lower", "lower-std", "after", "builtin.module", "builtin.module", "a=1 b={x y}")], []),
+    ("oldest mlir form", b"*** IR Dump Before CSE *** (function: foo)\nfunc @foo() {\n  return\n}\n\n", "mlir",
+     [("CSE", "", "before", "func @foo", "func @foo", "")], []),
+    ("oldest mlir form, module scope", b"*** IR Dump After CSE *** ('func' operation: @foo)\nmodule {\n  func @foo() {\n    return\n  }\n}\n\n", "mlir",
+     [("CSE", "", "after", "func @foo", "builtin.module", "")], []),
+    ("pre-2022 bodies scoped by symbol",
+     b"// -----// IR Dump After CSE (cse) //----- //\nfunc @foo() {\n  return\n}\n\n"
+     b"// -----// IR Dump After CSE (cse) //----- //\nfunc private @bar() {\n  return\n}\n\n", "mlir",
+     [("CSE", "cse", "after", "func @foo", "func @foo", ""), ("CSE", "cse", "after", "func @bar", "func @bar", "")], []),
+]  # fmt: skip
+
+
+def _read(data: bytes) -> Timeline:
+    idx = index_log(data, stage="s", log_id=0)
+    assert b"".join(data[s.start : s.end] for s in idx.segments) == data
+    return Timeline([(_info(data, idx), data)], idx.dumps, idx.messages, idx.warnings)
+
+
+def _info(data: bytes, idx):  # type: ignore[no-untyped-def]
+    from ascend_ir_lab.dumps import LogInfo
+
+    return LogInfo("tiny.log", "s", len(data), idx.segments)
+
+
+@pytest.mark.parametrize(
+    ("name", "form", "lang", "dumps", "banners"), FORMS, ids=[f[0] for f in FORMS]
+)
+def test_each_form_between_two_ordinary_dumps(
+    name: str, form: bytes, lang: str, dumps: list[tuple[str, ...]], banners: list[tuple[str, str]]
+) -> None:
+    a, b = (MLIR_A, MLIR_B) if lang == "mlir" else (LLVM_A, LLVM_B)
+    tl = _read(a + form + b)
+    first, *middle, last = tl.dumps
+    assert (first.pass_name, last.pass_name) == (
+        ("CSE", "Canonicalizer") if lang == "mlir" else ("VerifierPass", "GlobalDCEPass")
+    )
+    assert tl.text(first) == tl.text(last)  # the ordinary dumps keep their IR, nothing more
+    got = [(d.pass_name, d.arg, d.phase, d.scope, d.holds, d.options) for d in middle]
+    assert got == dumps
+    assert not any(d.truncated for d in tl.dumps)
+    assert [(m.pass_name, m.banner) for m in tl.messages if m.banner] == banners
+    if not dumps:  # a banner is no Dump: the last dump follows the first, unchanged
+        assert tl.previous(last) is first
+        assert tl.change_states()[last.index] == "unchanged"
+
+
+def test_no_change_banner_is_a_message_tied_to_the_dump_before_it() -> None:
+    tl = read_log(LLVM / "changed.log")
+    assert [d.phase for d in tl.dumps] == ["start", "after"]
+    assert tl.change_states() == ["unknown", "changed"]
+    unchanged = [m.pass_name for m in tl.messages if m.banner == "unchanged"]
+    assert unchanged == ["VerifierPass", "InstSimplifyPass", "GlobalDCEPass", "VerifierPass"]
+    assert tl.messages[1].after == 0 and "omitted because no change" in tl.messages[1].text
+    assert tl.text(tl.dumps[0]).startswith("; ModuleID = 'loop.ll'")
+
+
+def test_real_loop_and_cgscc_units() -> None:
+    tl = read_log(LLVM / "loop.after-all.log")
+    loops = [d for d in tl.dumps if d.scope.startswith("loop")]
+    assert [d.pass_name for d in loops] == [
+        "LICMPass", "LoopRotatePass", "IndVarSimplifyPass", "LoopDeletionPass",
+    ]  # fmt: skip
+    assert not any(d.truncated for d in tl.dumps)
+    assert all(tl.text(d).rstrip().endswith("ret i32 %acc.next.lcssa") for d in loops[:2])
+    deleted = loops[-1]
+    assert deleted.options == "invalidated" and deleted.holds == "module"
+    cg = read_log(LLVM / "cgscc.log")
+    assert [d.scope for d in cg.dumps if d.pass_name == "InlinerPass"] == [
+        "cgscc (sum)", "cgscc (caller)",
+    ]  # fmt: skip
+    legacy = read_log(LLVM / "legacy-loop.log")
+    assert legacy.select("loop-rotate").scope == "loop %loop"
+    assert not any(d.truncated for d in legacy.dumps)
+
+
+def test_real_legacy_module_scope_names_the_function_and_holds_the_module() -> None:
+    tl = read_log(LLVM / "legacy-modscope.log")
+    d = tl.select("sroa")
+    assert (d.pass_name, d.arg, d.scope, d.holds) == ("SROA", "sroa", "function @sum", "module")
+    assert len(tl.dumps) == 6 and tl.previous(tl.dumps[3]) is tl.dumps[2]
+
+
+def test_last_mlir_dump_before_an_llvm_section_is_unknown() -> None:
+    mlir = b"// -----// IR Dump Before Inliner (inline) ('builtin.module' operation) //----- //\nmodule {\n}\n\n"
+    mlir += b"// -----// IR Dump Before CSE (cse) ('builtin.module' operation) //----- //\nmodule {\n}\n\n"
+    tl = _read(mlir + LLVM_A + LLVM_B)
+    assert tl.change_states() == ["unchanged", "unknown", "changed", "unchanged"]
+    assert tl.changed_flags() == [False, False, True, False]
+
+
+def test_pipeliner_internal_dump_is_not_the_predecessor_of_the_pass_output() -> None:
+    a = b"// -----// IR Dump After Coalesce (tritongpu-coalesce) ('builtin.module' operation) //----- //\nmodule {\n}\n\n"
+    internal = b"// -----// SoftwarePipeliner internal IR Dump After: LoadPipeliner\nmodule {\n  tt.func @f() {\n  }\n}\n\n"
+    out = b"// -----// IR Dump After Pipeline (tritongpu-pipeline) ('builtin.module' operation) //----- //\nmodule {\n}\n\n"
+    tl = _read(a + internal + out)
+    first, mid, last = tl.dumps
+    assert tl.previous(mid) is first and tl.previous(last) is first
+    assert tl.change_states() == ["changed", "changed", "unchanged"]
+
+
+def test_before_only_dump_without_a_later_state_is_unknown(tmp_path: Path) -> None:
+    tl = read_log(DATA / "ascend" / "vadd.ttir-passes.log")
+    states = tl.change_states()
+    assert states[-1] == "unknown"
+    assert "unknown" not in states[:-1]

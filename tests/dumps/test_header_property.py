@@ -1,0 +1,151 @@
+"""Headers of every family, printed the way MLIR's and LLVM's printers print them, with random
+names, arguments, options and scopes: each reads back, alone and inside a log."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ascend_ir_lab.dumps import index_log, parse_header
+
+IDENT = st.from_regex(r"\A[A-Z][A-Za-z0-9_]{0,15}\Z")
+NAME = st.one_of(
+    IDENT,
+    st.builds(lambda n: f"(anonymous namespace)::{n}", IDENT),
+    st.builds(lambda ns, n: f"{ns}::{n}", st.sampled_from(["mlir", "mlir::triton", "hivm"]), IDENT),
+)
+ARG = st.from_regex(r"\A[a-z][a-z0-9-]{0,20}\Z")
+OPTION = st.builds(
+    lambda k, v: f"{k}={v}",
+    st.from_regex(r"\A[a-z][a-z-]{0,10}\Z"),
+    st.one_of(st.from_regex(r"\A[0-9a-z]{1,6}\Z"), st.just("{a b}"), st.just("true")),
+)
+OPTIONS = st.lists(OPTION, max_size=3).map(" ".join)
+OP = st.sampled_from(["builtin.module", "func.func", "tt.func", "gpu.module", "llvm.func"])
+SYM = st.from_regex(r"\A[a-z_][A-Za-z0-9_$.]{0,15}\Z")
+FN = st.from_regex(r"\A[a-z_][A-Za-z0-9_.]{0,15}\Z")
+PHASE = st.sampled_from(["Before", "After"])
+
+
+@st.composite
+def mlir_new(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
+    """`// -----// IR Dump After Name: arg{opts} ('op' operation: @sym) //----- //`."""
+    name, phase, opts = draw(NAME), draw(PHASE), draw(OPTIONS)
+    arg = draw(st.one_of(ARG, st.just("")))
+    failed = draw(st.booleans()) and phase == "After"
+    textual = arg or f"unknown<{name}>"
+    if opts:
+        textual += "{" + opts + "}"
+    op, sym = draw(st.one_of(st.none(), OP)), draw(st.one_of(st.none(), SYM))
+    scope = suffix = ""
+    if op:
+        suffix = f" ('{op}' operation" + (f": @{sym}" if sym else "") + ")"
+        scope = f"{op} @{sym}" if sym else op
+    line = f"// -----// IR Dump {phase} {name}{' Failed' if failed else ''}: {textual}{suffix} //----- //"
+    return line, ("mlir", "failed" if failed else phase.lower(), name, arg, opts, scope)
+
+
+@st.composite
+def mlir_old(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
+    """`// -----// IR Dump After Name (arg) ('op' operation: @sym) //----- //` (2020-2023)."""
+    name, phase, arg = draw(NAME), draw(PHASE), draw(st.one_of(ARG, st.just("")))
+    op, sym = draw(st.one_of(st.none(), OP)), draw(SYM)
+    suffix = f" ('{op}' operation: @{sym})" if op else ""
+    line = f"// -----// IR Dump {phase} {name} ({arg}){suffix} //----- //"
+    return line, ("mlir", phase.lower(), name, arg, "", f"{op} @{sym}" if op else "")
+
+
+UNITS = st.one_of(
+    st.just(("[module]", "module")),
+    FN.map(lambda f: (f, f"function @{f}")),
+    st.lists(FN, min_size=1, max_size=3).map(
+        lambda fs: (f"({', '.join(fs)})", f"cgscc ({', '.join(fs)})")
+    ),
+    st.tuples(FN, FN).map(
+        lambda lf: (f"loop %{lf[0]} in function {lf[1]}", f"loop %{lf[0]} in function @{lf[1]}")
+    ),
+)
+PASS_ID = st.one_of(
+    IDENT.map(lambda n: n + "Pass"),
+    st.builds(lambda a, b: f"{a}<llvm::{b}, llvm::Module>", IDENT, IDENT),
+)
+
+
+@st.composite
+def llvm_new(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
+    """`; *** IR Dump After [N-]PassID on unit [(invalidated)] ***`, with or without `; `."""
+    pid, phase, (unit, scope) = draw(PASS_ID), draw(PHASE), draw(UNITS)
+    number = draw(st.one_of(st.just(""), st.integers(1, 999).map(lambda n: f"{n}-")))
+    invalid = draw(st.booleans()) and phase == "After"
+    semi = draw(st.booleans())
+    line = (
+        f"{'; ' if semi else ''}*** IR Dump {phase} {number}{pid} on {unit}"
+        f"{' (invalidated)' if invalid else ''} ***"
+    )
+    family = "llvm" if semi else "llvm-legacy"
+    return line, (family, phase.lower(), pid, pid, "invalidated" if invalid else "", scope)
+
+
+@st.composite
+def llvm_legacy(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
+    """`*** IR Dump After Long Name (arg) *** (function: f)` (legacy pass manager)."""
+    word = st.one_of(st.from_regex(r"\A[A-Za-z][a-z]{0,8}\Z"), st.sampled_from(["at", "in", "(x)"]))
+    # No " on ": "Name on (x) (arg)" would also read as a pass of the new pass manager.
+    words = draw(st.lists(word, min_size=1, max_size=4))
+    name, phase, arg = " ".join(words), draw(PHASE), draw(ARG)
+    fn = draw(st.one_of(st.none(), FN))
+    prefix = draw(st.sampled_from(["", "# "]))
+    line = f"{prefix}*** IR Dump {phase} {name} ({arg}) ***" + (f" (function: {fn})" if fn else "")
+    return line, ("llvm-legacy", phase.lower(), name, arg, "", f"function @{fn}" if fn else "")
+
+
+@st.composite
+def banner(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
+    """LLVM -print-changed lines that name a pass and print no IR."""
+    pid, (unit, scope) = draw(PASS_ID), draw(UNITS)
+    kind = draw(st.sampled_from(["unchanged", "filtered", "ignored", "deleted"]))
+    line = {
+        "unchanged": f"*** IR Dump After {pid} on {unit} omitted because no change ***",
+        "filtered": f"*** IR Dump After {pid} on {unit} filtered out ***",
+        "ignored": f"*** IR Pass {pid} on {unit} ignored ***",
+        "deleted": f"*** IR Deleted After {pid} on {unit} ***",
+    }[kind]
+    return line, ("llvm-legacy", "after", pid, pid, "", scope, kind)
+
+
+HEADERS = st.one_of(mlir_new(), mlir_old(), llvm_new(), llvm_legacy(), banner())
+
+
+@settings(max_examples=300, deadline=None)
+@given(HEADERS)
+def test_generated_headers_read_back(case: tuple[str, tuple[str, ...]]) -> None:
+    line, expected = case
+    h = parse_header(line)
+    assert h is not None, line
+    got = (h.family, h.phase, h.pass_name, h.arg, h.options, h.scope)
+    if len(expected) == 7:
+        got += (h.banner,)
+    assert got == expected, line
+
+
+BODY = {
+    "mlir": "module {\n  func.func @f() {\n    return\n  }\n}\n\n",
+    "llvm": "; ModuleID = 'm'\ndefine void @f() {\n  ret void\n}\n",
+}
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(HEADERS, min_size=1, max_size=6))
+def test_generated_headers_inside_a_log_read_back(cases: list[tuple[str, tuple[str, ...]]]) -> None:
+    parts, expected = [], []
+    for line, want in cases:
+        lang = "mlir" if want[0] == "mlir" else "llvm"
+        parts.append(line + "\n" + ("" if len(want) == 7 else BODY[lang]))
+        if len(want) != 7:
+            expected.append(want[1:4])
+    data = "".join(parts).encode()
+    idx = index_log(data, stage="s", log_id=0)
+    assert b"".join(data[s.start : s.end] for s in idx.segments) == data
+    assert [(d.phase, d.pass_name, d.arg) for d in idx.dumps] == expected
+    assert not any(d.truncated for d in idx.dumps)
+    assert sum(1 for m in idx.messages if m.banner) == sum(1 for _, w in cases if len(w) == 7)

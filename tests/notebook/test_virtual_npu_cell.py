@@ -1,0 +1,89 @@
+"""`%%triton_npu` cells written for an NPU host run here on the virtual NPU (real IPython
+shell, real compilers, Triton's CPU interpreter)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from nb_helpers import needs_ascend, run_cell, shown
+
+from ascend_ir_lab.errors import LaunchFailedError
+from ascend_ir_lab.toolchains.virtual_npu import summary_line
+
+pytestmark = [needs_ascend, pytest.mark.filterwarnings("ignore:.*ccec:UserWarning")]
+
+NPU_CELL = """
+import torch
+import torch_npu
+import triton
+import triton.language as tl
+from triton.runtime import driver
+
+@triton.jit
+def row_softmax(out_ptr, in_ptr, n_rows, n_cols, BLOCK: tl.constexpr):
+    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0)):
+        cols = tl.arange(0, BLOCK)
+        x = tl.load(in_ptr + row * n_cols + cols, mask=cols < n_cols, other=-float("inf"))
+        e = tl.exp(x - tl.max(x, axis=0))
+        tl.store(out_ptr + row * n_cols + cols, e / tl.sum(e, axis=0), mask=cols < n_cols)
+
+torch.npu.set_device(0)
+cores = driver.active.utils.get_device_properties(torch.npu.current_device())["num_vectorcore"]
+x = torch.randn(50, 30, device="npu")
+y = torch.empty_like(x).npu()
+row_softmax[(min(cores, 50),)](y, x, 50, 30, BLOCK=32)
+torch.npu.synchronize()
+assert torch.allclose(y, torch.softmax(x, dim=1), atol=1e-6), "softmax differs"
+print("checked on", triton.runtime.driver.active.get_current_target().arch)
+"""
+
+
+@pytest.fixture(scope="module")
+def npu_cell(shell: InteractiveShell, runs_dir: Path) -> tuple[Any, Any]:
+    return run_cell(
+        shell, f"%%triton_npu --interpret --name npu-cell --runs-dir {runs_dir}\n{NPU_CELL}"
+    )
+
+
+def test_an_npu_host_cell_runs_unmodified(npu_cell: tuple[Any, Any]) -> None:
+    result, io = npu_cell
+    assert result.success, shown(io)[-3000:]
+    assert summary_line(True) in io.stdout
+    assert "checked on Ascend910B3" in io.stdout  # the cell's own check passed
+    view = result.result
+    assert [s["name"] for s in view.run.stages] == ["ttir", "adapter", "bishengir"]
+    assert len(view.run.timeline.dumps) >= 250
+    assert view.manifest["kernel"]["signature"]["out_ptr"] == "*fp32"
+
+
+def test_after_the_cell_the_notebook_has_no_npu(
+    shell: InteractiveShell, npu_cell: tuple[Any, Any]
+) -> None:
+    result, _ = run_cell(shell, "import torch_npu")
+    assert isinstance(result.error_in_exec, ModuleNotFoundError)
+    result, _ = run_cell(shell, "import torch\nhas_npu = hasattr(torch, 'npu')")
+    assert shell.user_ns["has_npu"] is False
+
+
+def test_without_the_virtual_npu_the_cell_fails(shell: InteractiveShell, runs_dir: Path) -> None:
+    result, io = run_cell(
+        shell, f"%%triton_npu --no-virtual-npu --runs-dir {runs_dir}\nimport torch_npu"
+    )
+    assert isinstance(result.error_in_exec, LaunchFailedError)
+    assert "the cell raised ModuleNotFoundError: No module named 'torch_npu'" in str(
+        result.error_in_exec
+    )
+    assert "virtual NPU" not in io.stdout
+
+
+def test_keep_going_lets_a_failed_compile_pass(
+    shell: InteractiveShell, runs_dir: Path, npu_cell: tuple[Any, Any]
+) -> None:
+    line = f"%%triton_npu --keep-going --flag=--no-such-option=1 --runs-dir {runs_dir}"
+    cell = "row_softmax[(1,)](y, x, 50, 30, BLOCK=32)\nprint('went on')"
+    result, io = run_cell(shell, f"{line}\n{cell}")
+    assert result.success and "went on" in io.stdout
+    assert "stage bishengir failed (exit code 1)" in shown(io)  # the panel is still there

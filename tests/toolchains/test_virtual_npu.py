@@ -1,0 +1,267 @@
+"""The virtual NPU: scripts written for an NPU host run unmodified on this CPU-only host.
+
+Real components throughout: torch, triton-ascend, bishengir-opt/-compile, Triton's CPU
+interpreter, and `ascend-ir-lab capture` as a user types it. The scripts under
+tests/kernels/npu_host are written the way NPU-host scripts are."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import triton
+import triton.language as tl
+
+from ascend_ir_lab.toolchains.launch import interpret_launch
+from ascend_ir_lab.toolchains.offline_script import capture_offline, split_python
+from ascend_ir_lab.toolchains.virtual_npu import NPUOnlyError, summary_line, virtual_npu
+from tests.toolchains.conftest import needs_ascend
+
+pytestmark = [
+    pytest.mark.ascend,
+    needs_ascend,
+    pytest.mark.filterwarnings("ignore:.*ccec:UserWarning"),  # triton-ascend's driver probe
+]
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "kernels" / "npu_host"
+
+
+@pytest.fixture
+def scripts(tmp_path: Path) -> Path:
+    """The NPU-host scripts, copied where a user would keep them (outside this repository)."""
+    folder = tmp_path / "work"
+    shutil.copytree(SCRIPTS, folder)
+    return folder
+
+
+def _state() -> dict[str, Any]:
+    import torch
+    from triton.runtime import driver
+
+    return {
+        "torch.npu": "npu" in vars(torch),
+        "modules": sorted(k for k in sys.modules if k.split(".")[0] in ("torch_npu", "torch.npu")),
+        "Tensor.npu": "npu" in vars(torch.Tensor),
+        "Module.npu": "npu" in vars(torch.nn.Module),
+        "driver": driver.active,
+        "meta_path": list(sys.meta_path),
+        "modes": torch._C._len_torch_function_stack(),
+    }
+
+
+def test_npu_host_code_runs_with_tensors_on_the_cpu() -> None:
+    import torch
+
+    before = _state()
+    with virtual_npu("Ascend910B3") as device:
+        import torch_npu
+        import triton
+        from torch_npu._C import _npu_getCurrentRawStream
+
+        tensors = [
+            torch.rand(4, device="npu"),
+            torch.empty(2, device="npu:0"),
+            torch.zeros(3, device=torch.device("npu")),
+            torch.ones(2).npu(),
+            torch.ones(2).to("npu"),
+            torch.nn.Linear(2, 2).npu().weight,
+        ]
+        assert {t.device.type for t in tensors} == {"cpu"}
+        assert torch.npu is device and torch_npu.npu is device
+        assert torch.npu.is_available() and torch.npu.device_count() == 1
+        torch.npu.set_device("npu:0")
+        assert torch.npu.current_device() == 0 and torch.npu.get_device_name() == "Ascend910B3"
+        assert torch.npu.current_stream(0).npu_stream == _npu_getCurrentRawStream(0) == 0
+        torch.npu.synchronize()
+        active = triton.runtime.driver.active
+        assert active.get_current_target().arch == "Ascend910B3"
+        assert active.get_current_target().backend == "npu"
+        assert active.get_current_device() == 0
+    assert _state() == before
+
+
+def test_core_counts_come_from_the_toolchain_for_each_target() -> None:
+    # bishengir-opt --hacc-append-device-spec states them; bishengir-compile plans with them
+    counts = {}
+    for target in ("Ascend910B3", "Ascend910B1"):
+        with virtual_npu(target):
+            from triton.runtime import driver
+
+            props = driver.active.utils.get_device_properties(0)
+            counts[target] = (props["num_aicore"], props["num_vectorcore"])
+    assert counts["Ascend910B3"] == (20, 40)
+    assert counts["Ascend910B1"] == (24, 48)
+
+
+def test_everything_comes_back_after_an_exception() -> None:
+    before = _state()
+    with pytest.raises(ZeroDivisionError), virtual_npu():
+        import torch_npu  # noqa: F401
+
+        _ = 1 / 0
+    assert _state() == before
+    with pytest.raises(ModuleNotFoundError):
+        import torch_npu  # noqa: F401
+
+
+def test_npu_only_ops_fail_naming_the_op() -> None:
+    with virtual_npu():
+        import torch
+        import torch_npu
+
+        with pytest.raises(NPUOnlyError, match=r"torch_npu\.npu_fusion_attention exists only"):
+            torch_npu.npu_fusion_attention(torch.ones(1))
+        with pytest.raises(NPUOnlyError, match=r"torch_npu\.profiler\.profile"):
+            import torch_npu.profiler
+
+            torch_npu.profiler.profile()
+        assert not hasattr(torch.npu, "npu_format_cast")  # feature probes still work
+
+
+def test_only_python_commands_run_offline() -> None:
+    assert split_python(["python3", "-u", "-m", "pytest", "-q"]) == (
+        "python3",
+        ["-u"],
+        ["-m", "pytest", "-q"],
+    )
+    with pytest.raises(Exception, match="capture runs Python itself"):
+        split_python(["bash", "run.sh"])
+
+
+# -- the interpreter runs what plain TRITON_INTERPRET=1 runs --------------------------------
+
+
+@triton.jit
+def twice(x):  # a helper, called from the kernel (as tl.max and tl.sum are)
+    return x * 2
+
+
+@triton.jit
+def reduce_scan_atomic(x_ptr, out_ptr, acc_ptr, N: tl.constexpr):
+    row, col = tl.program_id(0), tl.program_id(1)
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + row * N + offs)
+    shifted = twice(tl.cumsum(x, axis=0)) - tl.max(x, axis=0)
+    tl.store(out_ptr + row * N + offs, shifted)
+    tl.atomic_add(acc_ptr + col, tl.sum(x, axis=0))
+
+
+@triton.jit
+def grid_3d(out_ptr, n, step):
+    i, j, k = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    for m in tl.range(i, n, step):
+        tl.store(out_ptr + (k * 2 + j) * n + m, m + 100 * (k * 2 + j))
+
+
+def test_interpreter_runs_reductions_scans_atomics_and_3d_grids() -> None:
+    import torch
+
+    x = torch.rand(3, 16)
+    out, acc = torch.empty(3, 16), torch.zeros(2)
+    interpret_launch(reduce_scan_atomic, (3, 2), (x, out, acc), {"N": 16})
+    assert torch.allclose(out, 2 * x.cumsum(1) - x.max(1).values[:, None], atol=1e-5)
+    assert torch.allclose(acc, x.sum().expand(2), atol=1e-4)  # every row, once per column
+
+    cells = torch.zeros(3 * 2 * 8, dtype=torch.int32)
+    interpret_launch(grid_3d, (2, 2, 3), (cells, 8, 2), {})
+    expected = torch.arange(8).repeat(6) + 100 * torch.arange(6).repeat_interleave(8)
+    assert torch.equal(cells, expected.int())
+
+
+def test_interpreting_leaves_the_kernels_module_as_it_was() -> None:
+    import torch
+
+    names = set(reduce_scan_atomic.fn.__globals__)
+    x = torch.rand(1, 16)
+    interpret_launch(reduce_scan_atomic, (1,), (x, torch.empty(1, 16), torch.zeros(1)), {"N": 16})
+    assert set(reduce_scan_atomic.fn.__globals__) == names  # no np, interpreter_builder, ...
+
+
+# -- capture on a host with no NPU ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def softmax_capture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    folder = tmp_path_factory.mktemp("work")
+    shutil.copytree(SCRIPTS, folder, dirs_exist_ok=True)
+    cmd = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(folder / "runs"), "--",
+           sys.executable, "softmax_rows.py"]  # fmt: skip
+    yield subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=folder), folder
+
+
+def test_capture_runs_an_unmodified_npu_script_offline(softmax_capture: Any) -> None:
+    from ascend_ir_lab.toolchains.run import Run
+
+    result, folder = softmax_capture
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "softmax on Ascend910B3 (Ascend910B3): PASSED" in result.stdout  # its own check
+    assert summary_line(True) in result.stdout
+    run = Run(folder / "runs" / "softmax_rows")
+    assert [s["name"] for s in run.stages] == ["ttir", "adapter", "bishengir"]
+    assert len(run.timeline.dumps) >= 250 and run.status == "ir-complete-no-binary"
+    assert run.manifest["kernel"]["signature"]["out_ptr"] == "*fp32"
+
+
+def test_capture_runs_pytest_offline(scripts: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(scripts)
+    result = capture_offline(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "check_softmax_rows.py"],
+        scripts / "runs",
+    )
+    assert result.returncode == 0 and not result.failures
+    (run,) = result.runs
+    assert run.manifest["kernel"]["constexprs"] == {"BLOCK": 64}  # the test's 64 columns
+    assert len(run.timeline.dumps) >= 250
+
+
+def test_npu_only_op_fails_the_capture_naming_the_op(scripts: Path) -> None:
+    cmd = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(scripts / "runs"), "--",
+           sys.executable, "npu_only_op.py"]  # fmt: skip
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=scripts)
+    assert result.returncode == 1
+    assert "NPUOnlyError: torch_npu.npu_fusion_attention exists only on a real NPU" in result.stderr
+    assert "ascend_ir_lab/toolchains" not in result.stderr.split("NPUOnlyError")[0][-300:]
+
+
+def test_a_failed_compile_sets_the_exit_status(scripts: Path) -> None:
+    (scripts / "bad.py").write_text(
+        "import torch, torch_npu, triton, triton.language as tl\n"
+        "@triton.jit\ndef bad(x_ptr, N: tl.constexpr):\n"
+        "    tl.store(x_ptr + tl.arange(0, N), tl.no_such_op(1))\n"
+        "@triton.jit\ndef fill(x_ptr, N: tl.constexpr):\n"
+        "    tl.store(x_ptr + tl.arange(0, N), 1.0)\n"
+        "x = torch.zeros(8, device='npu')\n"
+        "bad[(1,)](x, N=8)\nfill[(1,)](x, N=8)\nprint('script went on', x.sum().item())\n"
+    )
+    base = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(scripts / "runs")]
+    failed = subprocess.run([*base, "--", sys.executable, "bad.py"],
+                            capture_output=True, text=True, timeout=300, cwd=scripts)  # fmt: skip
+    assert failed.returncode == 1 and "script went on 8.0" in failed.stdout
+    assert "failures in the launches" in failed.stderr and "no_such_op" in failed.stderr
+    assert "/fill: IR complete" in failed.stdout  # the good kernel still has its Run
+    kept = subprocess.run([*base, "--keep-going", "--", sys.executable, "bad.py"],
+                          capture_output=True, text=True, timeout=300, cwd=scripts)  # fmt: skip
+    assert kept.returncode == 0 and "failures in the launches" in kept.stderr
+
+
+@triton.jit
+def bf16_axpy(x_ptr, y_ptr, out_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x, y = tl.load(x_ptr + offs), tl.load(y_ptr + offs)
+    tl.store(out_ptr + offs, x + y)  # bf16 + bf16
+    tl.store(out_ptr + N + offs, x.to(tl.float32) * 3.0)  # fp32 -> bf16 on store
+
+
+def test_interpreter_computes_bf16_as_the_device_does() -> None:
+    import torch
+
+    x, y = torch.rand(64, dtype=torch.bfloat16), torch.rand(64, dtype=torch.bfloat16)
+    out = torch.empty(128, dtype=torch.bfloat16)
+    interpret_launch(bf16_axpy, (1,), (x, y, out), {"N": 64})
+    assert torch.equal(out[:64], x + y)  # fp32 arithmetic, rounded to nearest even
+    assert torch.equal(out[64:], (x.float() * 3.0).to(torch.bfloat16))

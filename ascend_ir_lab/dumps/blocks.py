@@ -11,7 +11,9 @@ find, rfind), holding only a few decompressed blocks at a time.
 from __future__ import annotations
 
 import bisect
+import mmap
 import struct
+import tempfile
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -123,6 +125,23 @@ class BlockText:
             k += 1
         return -1
 
+    def regex_find(self, pattern: Any, pos: int = 0, overlap: int = 64) -> int:
+        """Start of the first match of the compiled bytes `pattern` from `pos`, or -1 (a
+        match is at most `overlap` bytes long when it spans two blocks)."""
+        k, count = self._which(pos), len(self._starts)
+        while k < count:
+            base, blk = self._starts[k], self._block(k)
+            m = pattern.search(blk, max(pos - base, 0))
+            if m is not None:
+                return base + m.start()
+            if k + 1 < count:
+                cut = max(len(blk) - overlap, pos - base, 0)
+                m = pattern.search(blk[cut:] + self._block(k + 1)[:overlap])
+                if m is not None:
+                    return base + cut + m.start()
+            k += 1
+        return -1
+
     def rfind(self, sub: bytes, start: int | None = None, end: int | None = None) -> int:
         """Highest index of `sub` in [start, end), or -1 (as bytes.rfind)."""
         s, e = self._span(start, end)
@@ -159,11 +178,25 @@ class WarnedBytes(bytes):
     warnings: list[str]
 
 
+class WarnedMap(mmap.mmap):
+    """A large compressed log decompressed, block by block, into an unlinked temporary
+    file and mapped (pages the kernel can drop, as for a plain log), with its warnings."""
+
+    warnings: list[str]
+
+
 def small_whole(text: BlockText, limit: int) -> bytes:
     """`text` as plain bytes when it is under `limit` bytes (as a small plain log is read
-    whole: no per-block lookups), else `text` itself."""
+    whole), else streamed into a mapped temporary file (as a large plain log is mapped):
+    never decompressed whole in memory."""
     if len(text) >= limit:
-        return text  # type: ignore[return-value]
+        with tempfile.TemporaryFile(prefix="ascend-ir-lab-log-") as f:
+            for block in text.chunks():
+                f.write(block)
+            f.flush()
+            mapped = WarnedMap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        mapped.warnings = list(text.warnings)
+        return mapped  # type: ignore[return-value]
     whole = WarnedBytes(bytes(text))
     whole.warnings = list(text.warnings)
     return whole

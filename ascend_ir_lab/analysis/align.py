@@ -78,10 +78,14 @@ def counterpart(a: Timeline, dump: Dump, b: Timeline) -> Dump | None:
     return None
 
 
-def align(a: Timeline, b: Timeline, norm: Normalization | None = None) -> list[AlignedPair]:
-    """Every pass of either Timeline, paired, in pipeline order."""
+def align(
+    a: Timeline, b: Timeline, norm: Normalization | None = None,
+    memo: dict[tuple[int, int], list[str]] | None = None,
+) -> list[AlignedPair]:  # fmt: skip
+    """Every pass of either Timeline, paired, in pipeline order (`memo`: normalised lines by
+    (id of Timeline, snapshot), shared with other questions about the same Timelines)."""
     norm = norm or Normalization()
-    memo: dict[tuple[int, int], list[str]] = {}
+    memo = {} if memo is None else memo
     return [
         AlignedPair(x, y, x is None or y is None or _differs(a, x, b, y, norm, memo))
         for x, y in pairing(a, b)

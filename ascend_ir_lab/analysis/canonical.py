@@ -96,7 +96,7 @@ class _Namer:
 def _sort_attr_dict(line: str) -> str:
     """Sort the entries of a trailing `{...}` attribute dictionary (and `attributes {...}`)."""
     stripped = line.rstrip()
-    if not stripped.endswith("}") or stripped.lstrip() == "}":
+    if not stripped.endswith("}") or stripped.lstrip() == "}" or "=" not in stripped:
         return line
     open_at = _matching_open(stripped)
     if open_at <= 0 or stripped[open_at - 1] not in " )>":
@@ -144,7 +144,7 @@ class _Canonicaliser:
         self.yields: dict[int, list[int]] = {}  # indent of a loop body -> its permutation
 
     def line(self, raw: str) -> str:
-        text = _SPACE.sub(" ", strip_loc(raw)).rstrip()
+        text = _SPACE.sub(" ", strip_loc(raw) if "loc(" in raw else raw).rstrip()
         indent = len(raw) - len(raw.lstrip())
         stripped = text.strip()
         if not stripped:

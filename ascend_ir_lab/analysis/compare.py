@@ -33,22 +33,21 @@ class Comparison:
     only_a: dict[str, list[Dump]] = field(default_factory=dict)  # pass label -> its dumps
     only_b: dict[str, list[Dump]] = field(default_factory=dict)
     noise: Noise | None = None  # what varies across identical compiles of A
-    # steady noisy passes that changed something else in B than in A (real despite the noise)
-    steady_real: set[int] = field(default_factory=set)
+    # with a noise: differing passes that changed the same lines on both sides (their input
+    # differed) and those whose change varies between identical compiles of A
+    inherited: set[int] = field(default_factory=set)
+    unsteady: set[int] = field(default_factory=set)
 
     @property
     def noisy(self) -> list[AlignedPair]:
-        """Differing passes whose output also varies between identical compiles of A."""
-        return [p for p in self.differing if p not in self.real]
+        """Differing passes whose change varies between identical compiles of A."""
+        return [p for p in self.differing if p.a is not None and p.a.index in self.unsteady]
 
     @property
     def real(self) -> list[AlignedPair]:
-        """Differing passes that are not run-to-run noise (all of them, without a noise):
-        identical compiles of A agree on their output, or on what they changed while B's
-        run of the pass changed something else."""
-        if self.noise is None:
-            return self.differing
-        quiet = self.noise.noisy - self.steady_real
+        """Differing passes that changed something else in B than in A (and, with a noise,
+        whose change is the same in identical compiles of A)."""
+        quiet = self.unsteady | self.inherited
         return [p for p in self.differing if p.a is not None and p.a.index not in quiet]
 
     @property
@@ -106,24 +105,40 @@ class Comparison:
                     f"  only in {side}: {label} x{len(dumps)} "
                     f"(first #{dumps[0].index}, {dumps[0].scope})"
                 )
-        first = self.first_real if self.noise is not None else self.first_divergence
-        word = "first real divergence" if self.noise is not None else "first divergence"
-        if first is not None and first.a is not None and first.b is not None:
+        first, word = self.first_real, "first real divergence"
+        plain = self.first_divergence
+        if self.noise is None and plain is not None and plain.a is not None and plain.b is not None:
             out.append(
-                f"  {word}: {first.label} ({first.a.scope}) #{first.a.index} vs #{first.b.index}"
+                f"  first divergence: {plain.label} ({plain.a.scope}) #{plain.a.index} vs "
+                f"#{plain.b.index}"
             )
+            word = "first pass that changed something else"
+        if first is not None and first.a is not None and first.b is not None:
+            if first is not plain or self.noise is not None:
+                out.append(
+                    f"  {word}: {first.label} ({first.a.scope}) #{first.a.index} vs "
+                    f"#{first.b.index}"
+                )
         elif self.identical:
             out.append("  every pass prints the same IR on both sides (canonical form)")
-        elif self.noise is not None and self.differing:
-            out.append("  every differing pass also varies between identical compiles of A")
-        shown = self.real if self.noise is not None else self.differing
-        out += _rows(shown, limit)
+        elif self.differing:
+            out.append(
+                "  no pass changed anything else (up to names and numbers): the differences "
+                "are numbering or come with the input"
+                + (", or vary between identical compiles of A" if self.noise is not None else "")
+            )
+        out += _rows(self.real if self.noise is not None else self.differing, limit)
         if self.noise is not None:
             out.append(
                 f"  noise (varies between {self.noise.builds} identical compiles of "
                 f"{self.a_name}): {len(self.noisy)} of the differing passes"
             )
             out += _rows(self.noisy, min(limit, 5))
+        if self.inherited:
+            out.append(
+                f"  {len(self.inherited)} differing passes made the same change on both sides, "
+                "up to names and numbers"
+            )
         return out
 
     def __repr__(self) -> str:
@@ -160,20 +175,30 @@ def compare(
     Without `norm` outputs are compared in canonical form; `noise` (measure_noise of A and a
     second build of A) sets apart the passes that vary between identical compiles.
     """
-    pairs = align(a, b, norm if norm is not None else Normalization(canonical=True))
+    cache = noise.cache if noise is not None and noise.cache is not None else CanonicalCache()
+    canon = norm is None or norm == Normalization(canonical=True)
+    pairs = align(a, b, norm or Normalization(canonical=True), cache.memo if canon else None)
     result = Comparison(a_name, b_name, pairs, noise=noise)
-    if noise is not None:
-        cache = CanonicalCache()
-        for p in result.differing:
-            assert p.a is not None and p.b is not None
-            if p.a.index in noise.steady and cache.delta(a, p.a) != cache.delta(b, p.b):
-                result.steady_real.add(p.a.index)
+    _sort_differences(result, a, b, noise, cache)
     for p in pairs:
         if p.b is None and p.a is not None:
             result.only_a.setdefault(p.a.label, []).append(p.a)
         elif p.a is None and p.b is not None:
             result.only_b.setdefault(p.b.label, []).append(p.b)
     return result
+
+
+def _sort_differences(
+    result: Comparison, a: Timeline, b: Timeline, noise: Noise | None, cache: CanonicalCache
+) -> None:
+    """Each differing pass: noise (its change varies across builds of A), inherited (the
+    same change on both sides up to names and numbers, made to different inputs), or real."""
+    for p in result.differing:
+        assert p.a is not None and p.b is not None
+        if noise is not None and p.a.index in noise.noisy and p.a.index not in noise.steady:
+            result.unsteady.add(p.a.index)
+        elif cache.delta(a, p.a) == cache.delta(b, p.b):
+            result.inherited.add(p.a.index)
 
 
 def stand_in(a: Timeline, dump: Dump, b: Timeline) -> Dump | None:

@@ -34,14 +34,15 @@ class CanonicalCache:
     """Canonical lines per (Timeline, snapshot), computed once."""
 
     def __init__(self) -> None:
-        self._lines: dict[tuple[int, int], list[str]] = {}
+        self.memo: dict[tuple[int, int], list[str]] = {}
+        self._blanked: dict[tuple[int, int], Counter[str]] = {}
 
     def lines(self, tl: Timeline, d: Dump) -> list[str]:
         """The canonical form of Dump `d` of `tl`."""
         key = (id(tl), tl.snapshot(d))
-        got = self._lines.get(key)
+        got = self.memo.get(key)
         if got is None:
-            got = self._lines[key] = canonical_lines(tl.lines(d))
+            got = self.memo[key] = canonical_lines(tl.lines(d))
         return got
 
     def delta(self, tl: Timeline, d: Dump) -> tuple[tuple[str, int], ...]:
@@ -49,13 +50,19 @@ class CanonicalCache:
         names and numbers blanked (names follow the order of the whole snapshot, and numbers
         such as planned offsets follow the noise upstream)."""
         old, new = tl.change(d)
-        after = Counter(self._blank(tl, new)) if new is not None else Counter()
-        before = Counter(self._blank(tl, old)) if old is not None and old is not new else Counter()
-        after.subtract(before)
+        after = Counter(self._blank(tl, new)) if new is not None else Counter[str]()
+        if old is not None and old is not new:
+            after.subtract(self._blank(tl, old))
         return tuple(sorted((line, n) for line, n in after.items() if n))
 
-    def _blank(self, tl: Timeline, d: Dump) -> list[str]:
-        return [_NUMBER.sub("0", _NAME.sub("%", s)) for s in self.lines(tl, d)]
+    def _blank(self, tl: Timeline, d: Dump) -> Counter[str]:
+        key = (id(tl), tl.snapshot(d))
+        got = self._blanked.get(key)
+        if got is None:
+            got = self._blanked[key] = Counter(
+                _NUMBER.sub("0", _NAME.sub("%", s)) for s in self.lines(tl, d)
+            )
+        return got
 
     def equal(self, a: Timeline, da: Dump, b: Timeline, db: Dump) -> bool:
         """Whether two Dumps agree in canonical form."""
@@ -74,6 +81,7 @@ class Noise:
     steady: set[int] = field(default_factory=set)  # noisy, but changed the same in every build
     unaligned: int = 0  # Dumps of another build with no counterpart in the reference
     labels: dict[int, str] = field(default_factory=dict)
+    cache: CanonicalCache | None = field(default=None, repr=False, compare=False)
 
     @property
     def deterministic(self) -> bool:
@@ -142,6 +150,7 @@ def measure_noise(builds: Sequence[Timeline], cache: CanonicalCache | None = Non
         if prev is None or prev.index not in noise.noisy:
             noise.sources.add(i)
     noise.labels = {i: f"{ref.dumps[i].label} ({ref.dumps[i].scope})" for i in noise.raw}
+    noise.cache = cache
     return noise
 
 

@@ -117,7 +117,7 @@ class Timeline:
 
     # -- snapshots and predecessors ---------------------------------------------------------
     def snapshot(self, dump: Dump | int) -> int:
-        """Snapshot id: equal ids mean identical IR (same length, same CRC-32 of its bytes)."""
+        """Snapshot id: equal ids mean identical IR (byte for byte; found by length and CRC-32)."""
         index = dump if isinstance(dump, int) else dump.index
         return (self._snap or self._snapshots())[index]
 
@@ -133,12 +133,25 @@ class Timeline:
             lengths = Counter(d.body_end - d.body_start for d in self.dumps)
             shared = [d for d in self.dumps if lengths[d.body_end - d.body_start] > 1]
             crcs = dict(zip((d.index for d in shared), self._crcs(shared), strict=True))
-            ids: dict[tuple[int, int], int] = {}
-            self._snap = [
-                ids.setdefault((d.body_end - d.body_start, crcs.get(d.index, 0)), len(ids))
-                for d in self.dumps
-            ]
+            groups: dict[tuple[int, int], list[tuple[Dump, int]]] = {}
+            snap: list[int] = []
+            count = 0
+            for d in self.dumps:
+                members = groups.setdefault((d.body_end - d.body_start, crcs.get(d.index, 0)), [])
+                sid = next((i for rep, i in members if self._same_bytes(rep, d)), -1)
+                if sid < 0:
+                    sid, count = count, count + 1
+                    members.append((d, sid))
+                snap.append(sid)
+            self._snap = snap
         return self._snap
+
+    def _same_bytes(self, a: Dump, b: Dump) -> bool:
+        # A CRC-32 can be made to collide: equal ids promise identical bytes, so check them.
+        return (
+            self._data[a.log_id][a.body_start : a.body_end]
+            == self._data[b.log_id][b.body_start : b.body_end]
+        )
 
     def _crcs(self, dumps: list[Dump]) -> list[int]:
         """CRC-32 of each Dump's bytes; a large total is split with a second thread (zlib

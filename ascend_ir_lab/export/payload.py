@@ -124,7 +124,10 @@ def _sync_check(tl: Timeline) -> dict[str, Any]:
 
 def _stage(name: str, meta: Mapping[str, Any] | None) -> dict[str, Any]:
     meta = meta or {}
-    return {"name": name, "command": meta.get("command"), "returncode": meta.get("returncode")}
+    out = {"name": name, "command": meta.get("command"), "returncode": meta.get("returncode")}
+    if meta.get("status"):  # the tool was stopped: "timed-out" or "interrupted"
+        out["status"] = meta["status"]
+    return out
 
 
 def _ms(seconds: float | None) -> float | None:

@@ -64,7 +64,7 @@ def _comparison(fine: Timeline, barrier: Timeline, noise: Noise | None) -> dict[
     return {
         "aligned": len(result.pairs), "differing": len(result.differing),
         "noise_measured": noise is not None,
-        "noisy": len(result.noisy), "real": len(result.real),
+        "noisy": len(result.noisy), "real": len(result.real), "inherited": len(result.inherited),
         "substituted": [f"{a} -> {b} x{len(v)}" for (a, b), v in result.substituted.items()],
         "first_real_divergence": row(first) if first is not None else None,
         "real_passes": [row(p) for p in result.real[:_MAX_LISTED]],

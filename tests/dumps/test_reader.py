@@ -153,3 +153,24 @@ def test_crlf_log_reads_the_same(tmp_path: Path) -> None:
     ]
     assert a.changed_flags() == b.changed_flags()
     assert [m.text for m in a.messages] == [m.text.rstrip("\r") for m in b.messages]
+
+
+def test_equal_snapshot_ids_mean_equal_bytes_even_when_the_crc_collides(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stand-in CRC that collides on everything: identity must still follow the bytes.
+    import ascend_ir_lab.dumps.timeline as timeline
+
+    monkeypatch.setattr(timeline.zlib, "crc32", lambda _data: 7)
+    body = "module {{\n  func.func @f() {{\n    %0 = arith.constant {} : i32\n  }}\n}}\n"
+    log = tmp_path / "collide.log"
+    log.write_text(
+        "".join(
+            f"// -----// IR Dump After P{i} (p{i}) //----- //\n{body.format(v)}\n"
+            for i, v in enumerate((11, 22, 11))
+        )
+    )
+    tl = open_timeline(log)
+    ids = [tl.snapshot(d) for d in tl.dumps]
+    assert ids[0] == ids[2] and ids[0] != ids[1]
+    assert tl.snapshot_count() == 2

@@ -188,3 +188,22 @@ def test_ctrl_c_records_the_interrupted_stage(tmp_path: Path) -> None:
     assert manifest["status"]["code"] == "interrupted"
     assert b"IR Dump After Cse" in Run(run).log("bishengir")  # kept as .log.zst
     assert _all_gone(_pids(tmp_path / "pids"))
+
+
+def test_a_stopped_stage_reaches_the_payload(tmp_path: Path) -> None:
+    from ascend_ir_lab.export.files import payload_of
+    from ascend_ir_lab.toolchains.run import RunWriter
+    from ascend_ir_lab.toolchains.stages import stage_record
+
+    env = _env(tmp_path, hang_queries=False)
+    writer = RunWriter.create("stopped", {}, tmp_path / "run")
+    tool = tmp_path / "bin" / "bishengir-compile"
+    with pytest.raises(ToolTimeoutError) as info:
+        run_logged([str(tool)], log=writer.log_path("bishengir"), env=env, timeout=2)
+    result = info.value.result
+    writer.add_stage(stage_record(writer, "bishengir", result, None, status=result.status))
+    payload = payload_of(writer.finish("compile-error", "stage bishengir timed out"))
+    assert payload["stages"][0]["status"] == "timed-out"
+    assert any("bishengir timed-out" in w for w in payload["warnings"])
+    assert len(payload["dumps"]) == 2  # what it printed before it was stopped
+    assert _all_gone(_pids(tmp_path / "pids"))

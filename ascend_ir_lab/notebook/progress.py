@@ -26,9 +26,8 @@ class CompileProgress:
         getattr(self, "_on_" + event, lambda _info: None)(info)
 
     def _on_start(self, info: dict[str, Any]) -> None:
-        self.count = getattr(self, "count", 0) + 1
         step = f" · {info['sweep']}" if info.get("sweep") else ""
-        self._head = f"[{self.count}] {info['kernel']} → {info['target']}{step}"
+        self._head = f"{info['kernel']} → {info['target']}{step}"
         self._stages = []
         self._start = time.perf_counter()
         self._handle = display(self._bundle("compiling: ttir …"), raw=True, display_id=True)

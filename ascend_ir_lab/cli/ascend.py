@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+import time
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
@@ -202,6 +204,11 @@ def _register_cache(subparsers: Any) -> None:
     show.add_argument("key", help="hash prefix, kernel name, or 'latest'")
     show.add_argument("--json", action="store_true")
     show.set_defaults(handler=_cache_show)
+    find = sub.add_parser("search", help="kernels whose IR contains a text or an op")
+    find.add_argument("text", help="an op (hivm.hir.vadd, tt.dot) or any text")
+    find.add_argument("--jobs", type=int, default=None, help="processes (default: CPUs, max 8)")
+    find.add_argument("--json", action="store_true")
+    find.set_defaults(handler=_cache_search)
     opn = sub.add_parser("open", help="one entry as a Timeline (its stage files)")
     opn.add_argument("key")
     opn.set_defaults(handler=_cache_open)
@@ -221,9 +228,7 @@ def _entry_dict(e: Any) -> dict[str, Any]:
 
 
 def _when(mtime: float) -> str:
-    import datetime as _dt
-
-    return _dt.datetime.fromtimestamp(mtime).strftime("%Y-%m-%d %H:%M:%S")
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(mtime))
 
 
 def _cache_list(args: argparse.Namespace) -> int:
@@ -236,10 +241,37 @@ def _cache_list(args: argparse.Namespace) -> int:
     if not entries:
         print(f"no kernels in {cache_root()} or {dump_root()}")
         return 0
-    for e in entries:
+    lines = (
+        f"{_when(e.mtime)}  {e.kind:<5} {e.key[:16]:<16}  {e.name:<24} "
+        f"{','.join(e.stages):<24} {e.size:>9}"
+        for e in entries
+    )
+    sys.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # IR text is shown, never obeyed
+
+
+def _cache_search(args: argparse.Namespace) -> int:
+    from ascend_ir_lab.toolchains.cache import search_entries
+
+    hits = search_entries(args.text, jobs=args.jobs)
+    if args.json:
+        rows = [
+            {**_entry_dict(h.entry), "file": h.file, "stage": h.stage, "count": h.count,
+             "line": h.line}
+            for h in hits
+        ]  # fmt: skip
+        print(json.dumps(rows, indent=2))
+        return 0
+    if not hits:
+        print(f"no kernel's IR contains {args.text!r}")
+        return 1
+    for h in hits:
         print(
-            f"{_when(e.mtime)}  {e.kind:<5} {e.key[:16]:<16}  {e.name:<24} "
-            f"{','.join(e.stages):<24} {e.size:>9}"
+            f"{h.entry.key[:16]:<16}  {h.entry.name:<24} {h.stage:<10} {h.count:>5}x  "
+            f"{_CONTROLS.sub('?', h.line)}"
         )
     return 0
 

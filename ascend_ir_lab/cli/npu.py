@@ -41,6 +41,15 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=_capture)
 
     p = subparsers.add_parser(
+        "capture-passes",
+        help="recompile cheap records (autotune configs) with every pass printed",
+        description="A Run recorded without per-pass dumps (an autotune config that did not "
+        "run) is compiled again with every MLIR pass printed, into the same folder.",
+    )
+    p.add_argument("runs", nargs="+", help="Run folders")
+    p.set_defaults(handler=_capture_passes)
+
+    p = subparsers.add_parser(
         "sync-check",
         help="is it a sync bug? fine vs barrier-all vs CPU interpreter (needs an NPU)",
         description="The debugging guide's sync check in one call: run the script as is, "
@@ -58,6 +67,7 @@ def _command(args: argparse.Namespace) -> list[str]:
 
 
 def _capture(args: argparse.Namespace) -> int:
+    from ascend_ir_lab.toolchains.collection import run_row, table_text
     from ascend_ir_lab.toolchains.launch import npu_available
     from ascend_ir_lab.toolchains.npu_script import capture_script
 
@@ -70,7 +80,18 @@ def _capture(args: argparse.Namespace) -> int:
         return 1
     for run in runs:
         print(f"{run.path}: {run.manifest['status']['text']}")
+    print(table_text(run_row(r) for r in runs))
     return 0
+
+
+def _capture_passes(args: argparse.Namespace) -> int:
+    from ascend_ir_lab.toolchains.collection import run_row, table_text
+    from ascend_ir_lab.toolchains.run import Run
+    from ascend_ir_lab.toolchains.script_capture import TerminalProgress
+
+    done = [Run(path).capture(progress=TerminalProgress()) for path in args.runs]
+    print(table_text(run_row(r) for r in done))
+    return 0 if all(r.passes_captured for r in done) else 1
 
 
 def _capture_offline(args: argparse.Namespace) -> int:
@@ -82,6 +103,10 @@ def _capture_offline(args: argparse.Namespace) -> int:
     )
     for run in result.runs:
         print(f"{run.path}: {run.manifest['status']['text']}")
+    if result.runs:
+        from ascend_ir_lab.toolchains.collection import run_row, table_text
+
+        print(table_text(run_row(r) for r in result.runs))
     print(result.summary)
     if result.failures:
         message = failure_message(

@@ -38,7 +38,8 @@ def _register_triton(subparsers: Any) -> None:
     p.add_argument("--target", default="cuda:90", help="cuda:90 (default), cuda:80, hip:gfx942")
     p.add_argument("--num-warps", type=int)
     p.add_argument("--num-stages", type=int)
-    p.add_argument("--no-llvm-dumps", action="store_true", help="leave out LLVM's pass dumps")
+    p.add_argument("--llvm", action="store_true", help="also LLVM's pass dumps (slow)")
+    p.add_argument("--no-llvm-dumps", action="store_true", help=argparse.SUPPRESS)  # the default
     p.add_argument("--no-timings", action="store_true", help="no MLIR/LLVM timing reports")
     p.add_argument("--python", metavar="PY", help="interpreter with upstream triton installed")
     p.add_argument("--name")
@@ -106,7 +107,7 @@ def triton_compile(args: argparse.Namespace) -> int:
         options=options,
         name=args.name,
         out=args.out,
-        llvm_dumps=not getattr(args, "no_llvm_dumps", False),
+        llvm_dumps=bool(getattr(args, "llvm", False)),
         timings=not getattr(args, "no_timings", False),
     )
     return _report(run, args.json)
@@ -159,11 +160,7 @@ def _compile_elsewhere(python: str, args: argparse.Namespace) -> int:
     for flag in ("num_warps", "num_stages"):
         if getattr(args, flag, None):
             argv.append(f"--{flag.replace('_', '-')}={getattr(args, flag)}")
-    argv += [
-        f"--{f.replace('_', '-')}"
-        for f in ("no_llvm_dumps", "no_timings")
-        if getattr(args, f, False)
-    ]
+    argv += [f"--{f.replace('_', '-')}" for f in ("llvm", "no_timings") if getattr(args, f, False)]
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-") as tmp:

@@ -44,12 +44,18 @@ def find_headers(data: bytes) -> Iterator[tuple[int, int, Header]]:
     find, rfind = data.find, data.rfind
     size = len(data)
     search = _CANDIDATE.search
+    in_blocks = getattr(data, "regex_find", None)  # a compressed log read by block
     pos = 0
     while True:
-        m = search(data, pos)
-        if m is None:
-            return
-        k = m.start()
+        if in_blocks is not None:
+            k = in_blocks(_CANDIDATE, pos)
+            if k < 0:
+                return
+        else:
+            m = search(data, pos)
+            if m is None:
+                return
+            k = m.start()
         start = rfind(b"\n", 0, k) + 1
         nl = find(b"\n", k)
         end = size if nl < 0 else nl + 1

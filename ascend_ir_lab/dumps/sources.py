@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 import mmap
 import os
 from pathlib import Path
 from typing import Any
 
+from ascend_ir_lab.dumps.blocks import open_gzip, open_zstd, small_whole
 from ascend_ir_lab.dumps.body import infer_scope
 from ascend_ir_lab.dumps.headers import MARKER
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
@@ -35,14 +35,16 @@ STAGE_FILES = (
     ("amdgcn", (".amdgcn",)),
 )
 _MMAP_FROM = 32 << 20  # map files at least this large instead of reading them
+_COMPRESSED = {".gz": open_gzip, ".zst": open_zstd}
 _META_MAX_BYTES = 1 << 20
 
 
 def read_bytes(path: Path) -> bytes:
-    """The bytes of a file: gunzipped for `.gz`, memory-mapped when large."""
+    """The bytes of a file: `.gz` and `.zst` as blocks decompressed on demand (BlockText),
+    memory-mapped when large."""
     try:
-        if path.suffix == ".gz":
-            return gzip.decompress(path.read_bytes())
+        if path.suffix in _COMPRESSED:
+            return small_whole(_COMPRESSED[path.suffix](path), _MMAP_FROM)
         size = path.stat().st_size
         if size >= _MMAP_FROM:
             with path.open("rb") as f:
@@ -50,7 +52,7 @@ def read_bytes(path: Path) -> bytes:
         return path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+    except (OSError, EOFError, ValueError) as exc:
         raise InputError(f"{path}: cannot read: {exc}") from None
 
 
@@ -70,6 +72,7 @@ class _Builder:
         self.logs.append((info, data))
         self.dumps.extend(idx.dumps)
         self.messages.extend(idx.messages)
+        self.warnings.extend(getattr(data, "warnings", ()))
         self.warnings.extend(f"{path}: {w}" for w in idx.warnings)
         return idx
 
@@ -96,7 +99,7 @@ class _Builder:
 
 def _family_of(path: Path) -> str:
     """The language of a stage file, from its name."""
-    name = path.name.removesuffix(".gz")
+    name = path.name.removesuffix(".gz").removesuffix(".zst")
     if name.endswith((".llir", ".ll")):
         return "llvm"
     if name.endswith((".ptx", ".amdgcn", ".s", ".asm")):
@@ -186,7 +189,7 @@ def _looks_like_ir(data: bytes) -> bool:
 
 
 def _stage_of(p: Path) -> str | None:
-    name = p.name.removesuffix(".gz")
+    name = p.name.removesuffix(".gz").removesuffix(".zst")
     for stage, suffixes in STAGE_FILES:
         if name.endswith(suffixes):
             return stage

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from ascend_ir_lab.dumps.blocks import BlockText
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.errors import InputError
 
@@ -155,15 +156,15 @@ class Timeline:
     def _crcs(self, dumps: list[Dump]) -> list[int]:
         """CRC-32 of each Dump's bytes; a large total is split with a second thread (zlib
         lets go of the interpreter while it sums)."""
-        views = [memoryview(data) for data in self._data]
+        views = [data if isinstance(data, BlockText) else memoryview(data) for data in self._data]
         try:
 
             def crcs(part: list[Dump]) -> list[int]:
                 return [zlib.crc32(views[d.log_id][d.body_start : d.body_end]) for d in part]
 
             total = sum(d.body_end - d.body_start for d in dumps)
-            if total < _SPLIT_FROM:
-                return crcs(dumps)
+            if total < _SPLIT_FROM or any(isinstance(v, BlockText) for v in views):
+                return crcs(dumps)  # a BlockText's block cache is for one thread
             half = len(dumps) // 2
             second: list[int] = []
             worker = threading.Thread(target=lambda: second.extend(crcs(dumps[half:])))
@@ -173,7 +174,8 @@ class Timeline:
             return first + second
         finally:
             for view in views:
-                view.release()
+                if isinstance(view, memoryview):
+                    view.release()
 
     def _links(self) -> tuple[list[int], list[int]]:
         if self._prev is None or self._next is None:

@@ -93,6 +93,29 @@ def build_payload(
         "notes": kept_notes,
         "warnings": [*tl.warnings, *dropped],
         "sync_check": _sync_check(tl) if sync_check else {"dumps": {}},
+        "capture": capture_info(run),
+    }
+
+
+def capture_info(run: Mapping[str, Any]) -> dict[str, Any]:
+    """What the viewer's "capture passes" needs: whether this Run holds its per-pass dumps
+    (false: a cheap record), and the autotune sweep it belongs to (configs, which one ran,
+    which hold their passes; each config's Run by folder name)."""
+    extra = run.get("extra") if isinstance(run.get("extra"), dict) else {}
+    sweep = extra.get("autotune") if isinstance(extra.get("autotune"), dict) else None
+    configs = []
+    for c in (sweep or {}).get("configs") or []:
+        if isinstance(c, dict):
+            configs.append({
+                "index": c.get("index"), "config": c.get("config"), "status": c.get("status"),
+                "passes_captured": bool(c.get("passes_captured")),
+                "run": str(c.get("run") or "").replace("\\", "/").rsplit("/", 1)[-1] or None,
+            })  # fmt: skip
+    return {
+        "passes_captured": bool(extra.get("passes_captured", True)),
+        "configs": configs,
+        "chosen": sweep.get("chosen") if sweep else None,
+        "note": str(sweep.get("note") or "") if sweep else "",
     }
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ascend_ir_lab.dumps.blocks import open_zstd
 from ascend_ir_lab.errors import IRLabError
 from ascend_ir_lab.export.barrier import compare_barrier_all, recorded_verdict
 from ascend_ir_lab.export.files import payload_of
@@ -139,12 +140,23 @@ def _add_tree(zf: zipfile.ZipFile, folder: Path, arc: str, root: Path | None = N
 
 
 def _stage_logs(run: Any) -> list[tuple[Path, str]]:
+    """(stored log, name in the bundle): a Run's compressed logs go in as plain text."""
     logs = []
     for s in run.stages:
         path = inside(run.path, s.get("log"))
         if path is not None and not path.is_symlink() and regular_file(path):
-            logs.append((path, safe_arcname(path.relative_to(run.path).as_posix())))
+            name = safe_arcname(path.relative_to(run.path).as_posix()).removesuffix(".zst")
+            logs.append((path, name))
     return logs
+
+
+def _add_log(zf: zipfile.ZipFile, path: Path, name: str) -> None:
+    if path.suffix != ".zst":
+        zf.write(path, name)
+        return
+    with zf.open(name, "w") as out:
+        for block in open_zstd(path).chunks():
+            out.write(block)
 
 
 def make_report(
@@ -232,7 +244,7 @@ def _write_zip(
         if (work / "pass").is_dir():
             files += _add_tree(zf, work / "pass", "repro/pass")
         for path, rel in _stage_logs(run):
-            zf.write(path, f"logs/{rel}")
+            _add_log(zf, path, f"logs/{rel}")
             files.append(f"logs/{rel}")
         if (run.path / "artifacts").is_dir() and inside(run.path, "artifacts"):
             files += _add_tree(zf, run.path / "artifacts", "ir", run.path)
@@ -246,7 +258,7 @@ def _write_zip(
         )
         if barrier is not None:
             for path, rel in _stage_logs(barrier):
-                zf.write(path, f"barrier-all/logs/{rel}")
+                _add_log(zf, path, f"barrier-all/logs/{rel}")
                 files.append(f"barrier-all/logs/{rel}")
             put(
                 "barrier-all/run.json",

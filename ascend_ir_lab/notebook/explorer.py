@@ -7,6 +7,7 @@ is the explorer widget; in terminal IPython or any plain-text frontend, a compac
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,8 @@ class RunView:
         path = Path(path).expanduser()
         if (path / MANIFEST).is_file():
             run = Run(path)
+            if not run.passes_captured:
+                run = _captured(run)
             return cls(run.timeline, run=run, name=name)
         return cls(open_timeline(str(path)), name=name or path.name)
 
@@ -267,6 +270,23 @@ class RunView:
             return {"text/plain": self.summary()}
         data, meta = self.widget()._repr_mimebundle_(**kwargs)
         return {**data, "text/plain": self.summary()}, meta
+
+
+def _captured(run: Any) -> Any:
+    """A cheap record opened: its passes are captured now when this session compiled it;
+    otherwise (its kernel would be imported from a file the Run names) it opens as it is."""
+    from ascend_ir_lab.notebook.progress import CompileProgress
+    from ascend_ir_lab.toolchains.sweep import kernel_known
+
+    if kernel_known(run):
+        return run.capture(progress=CompileProgress())
+    where = ((run.manifest.get("extra") or {}).get("recompile") or {}).get("kernel")
+    print(
+        f"{run.path}: a cheap record (no per-pass dumps); run.capture() compiles it again "
+        f"with every pass, importing {where or 'its kernel'}",
+        file=sys.stderr,
+    )
+    return run
 
 
 def _widget_frontend() -> bool:

@@ -109,6 +109,16 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         help="also run each launch on the CPU in Triton's interpreter (TRITON_INTERPRET=1)",
     )
     @argument(
+        "--configs",
+        metavar="I,J",
+        help="autotune configs (0-based) to capture every pass of; default: the one that runs",
+    )
+    @argument(
+        "--llvm",
+        action="store_true",
+        help="upstream targets: also LLVM's pass dumps (slow; MLIR passes are always captured)",
+    )
+    @argument(
         "--no-virtual-npu",
         action="store_true",
         help="with no NPU, run the cell as is: no torch_npu, no device='npu' (the virtual NPU "
@@ -169,12 +179,15 @@ class IRLabMagics(Magics):  # type: ignore[misc]
             progress=progress,
         )
         before = dict(self.shell.user_ns)
+        configs = [int(c) for c in args.configs.split(",")] if args.configs else None
         with contextlib.ExitStack() as stack:
             if not args.no_virtual_npu and not npu_available():
                 print(summary_line(args.interpret))
                 stack.enter_context(virtual_npu(settings["target"]))
             cap = stack.enter_context(
-                intercept_launches(interpret=args.interpret, kernels=args.kernel, **settings)
+                intercept_launches(
+                    interpret=args.interpret, kernels=args.kernel, configs=configs, **settings
+                )
             )
             outcome = self._run_nested(cell)
         runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
@@ -214,7 +227,10 @@ class IRLabMagics(Magics):  # type: ignore[misc]
                     file=sys.stderr,
                 )
             return None
-        return views[0] if len(views) == 1 else RunViews(views)
+        if len(views) > 1:
+            display(collection_table([view.run for view in views]))
+        full = [v for v in views if v.run is None or v.run.passes_captured] or views
+        return full[0] if len(full) == 1 else RunViews(full)
 
     @staticmethod
     def _args(magic: Any, line: str) -> Any:
@@ -347,6 +363,27 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         out = args.out or str(Path(view.run.path).parent / f"{safe_name(view.name)}-report.zip")
         report = view.report(out, which=args.which, against=against)
         return Markdown(report.markdown + f"\n\n*Bundle: `{report.zip_path}`*")
+
+
+def collection_table(runs: list[Any]) -> Table:
+    """The kernels one cell compiled: one row per Run; a record opens with `%ir_load PATH`
+    (its passes are captured then)."""
+    from ascend_ir_lab.toolchains.collection import human_size, run_row
+
+    rows = [run_row(r) for r in runs]
+    records = sum(1 for r in runs if not r.passes_captured)
+    title = f"{len(rows)} kernel compiles" + (
+        f"; {records} cheap records (autotune configs): open one with %ir_load PATH to "
+        "capture its passes"
+        if records
+        else ""
+    )
+    body = [
+        [r["name"], r["target"], r["status"], f"{r['compile_s']:.2f} s", r["dumps"],
+         human_size(r["size"]), r["path"]]
+        for r in rows
+    ]  # fmt: skip
+    return Table(title, ["kernel", "target", "status", "compile", "dumps", "size", "run"], body)
 
 
 class RunViews(list):  # type: ignore[type-arg]

@@ -26,7 +26,8 @@ class CompileProgress:
         getattr(self, "_on_" + event, lambda _info: None)(info)
 
     def _on_start(self, info: dict[str, Any]) -> None:
-        self._head = f"{info['kernel']} → {info['target']}"
+        step = f" · {info['sweep']}" if info.get("sweep") else ""
+        self._head = f"{info['kernel']} → {info['target']}{step}"
         self._stages = []
         self._start = time.perf_counter()
         self._handle = display(self._bundle("compiling: ttir …"), raw=True, display_id=True)
@@ -60,6 +61,15 @@ class CompileProgress:
             },
             raw=True,
         )
+
+    def _on_capture(self, info: dict[str, Any]) -> None:
+        self._start = time.perf_counter()
+        self._head = f"{info.get('kernel')}: capturing every pass"
+        self._handle = display(self._bundle("recompiling …"), raw=True, display_id=True)
+
+    def _on_captured(self, info: dict[str, Any]) -> None:
+        total = time.perf_counter() - self._start
+        self._update(f"passes captured ({total:.1f} s)")
 
     def _on_error(self, info: dict[str, Any]) -> None:
         display(ErrorPanel(info["error"], info.get("kernel", "")))

@@ -62,7 +62,11 @@ def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
         )
     progress = UpstreamProgress()
     settings: dict[str, Any] = dict(
-        target=args.target, name=args.name, runs_dir=args.runs_dir, progress=progress
+        target=args.target,
+        name=args.name,
+        runs_dir=args.runs_dir,
+        progress=progress,
+        llvm_dumps=bool(getattr(args, "llvm", False)),
     )
     before = dict(magics.shell.user_ns)
     with intercept_upstream(kernels=args.kernel, **settings) as cap:

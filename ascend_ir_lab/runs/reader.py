@@ -8,7 +8,7 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs.format import MANIFEST
-from ascend_ir_lab.runs.paths import inside, refuse_special
+from ascend_ir_lab.runs.paths import inside, refuse_special, regular_file
 from ascend_ir_lab.runs.validate import (
     MAX_MANIFEST_BYTES,
     ManifestError,
@@ -80,6 +80,30 @@ class Run:
                 return record
         known = ", ".join(s.get("name", "?") for s in self.stages) or "none"
         raise InputError(f"{self.path}: no stage {name!r} (stages: {known})")
+
+    def log(self, stage: str) -> bytes:
+        """Everything the stage's tool printed, as printed (a `.log.zst` decompressed)."""
+        from ascend_ir_lab.dumps.sources import read_bytes
+
+        record = self.stage(stage)
+        path = inside(self.path, record.get("log")) if record.get("log") else None
+        if path is None or not regular_file(path):
+            return b""
+        return bytes(read_bytes(path))
+
+    @property
+    def passes_captured(self) -> bool:
+        """False for a cheap record (compiled without per-pass dumps; see `capture`)."""
+        return bool((self.manifest.get("extra") or {}).get("passes_captured", True))
+
+    def capture(self, progress: Any = None) -> Run:
+        """Recompile this cheap record with every pass printed (same folder): the new Run.
+
+        The kernel is the one this session compiled, else the file the Run names, which is
+        imported to compile it (so: only for Runs you trust)."""
+        from ascend_ir_lab.toolchains.sweep import capture_passes
+
+        return capture_passes(self, progress=progress)
 
     def file(self, relative: str) -> Path:
         """A path inside the Run folder (InputError for one that would leave it)."""

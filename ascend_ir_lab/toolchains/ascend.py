@@ -10,12 +10,14 @@ which ships with CANN) is missing, and the Run says so in its status instead of 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ascend_ir_lab.dumps.blocks import stored_log
 from ascend_ir_lab.errors import CompilerError, InputError, IRLabError
 from ascend_ir_lab.toolchains import ascend_options as opts_mod
 from ascend_ir_lab.toolchains.env import relevant_env, tool_env
@@ -36,6 +38,10 @@ from ascend_ir_lab.toolchains.tools import (
 )
 
 HIVMC_MISSING = "Cannot find hivmc"
+RECORD_ONLY = (
+    "record only: ttir and adapter IR, as triton compiles them; capture the passes to run "
+    "bishengir-compile with every pass printed"
+)
 
 
 class StageFailedError(CompilerError):
@@ -47,7 +53,8 @@ class StageFailedError(CompilerError):
             tail = f"{result.status}: the whole process group was killed\n{tail}"
         super().__init__(result.command, result.returncode, tail, stage=stage)
         self.run = run
-        self.args = (f"{self.args[0]}\n  full log: {result.log}\n  run: {run.path}",)
+        log = stored_log(result.log)
+        self.args = (f"{self.args[0]}\n  full log: {log}\n  run: {run.path}",)
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -75,6 +82,7 @@ def compile_kernel(
     timeout: float = DEFAULT_TIMEOUT_S,
     check: bool = True,
     line_info: bool = False,
+    dumps: bool = True,
     attrs: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Run:
     """Compile `kernel` ("FILE.py::KERNEL" or a @triton.jit function) into a Run folder.
@@ -88,6 +96,10 @@ def compile_kernel(
     complete module (needed by the pass-level reproducer). `attrs` are a launch's
     per-parameter attributes (`specialise`: divisibility, equal-to-1). With `check`, a failing stage
     raises StageFailedError (which carries the Run); otherwise the Run says compile-error.
+
+    Without `dumps` the compile is a cheap record (as the user's code compiles with no
+    CANN: no pass printed, triton's own .ttadapter kept, the bishengir-compile command kept
+    in `extra.planned_stages`, not run); `capture_passes(run)` recompiles it in full.
     """
     from ascend_ir_lab.toolchains.ttir_stage import parse_constexprs, parse_signature
 
@@ -108,18 +120,26 @@ def compile_kernel(
         _write_source(writer, fn)
         env = tool_env({"TRITON_DISABLE_LINE_INFO": "0"} if line_info else None)
         writer.set("env", relevant_env(env))
-        ttir = add_ttir_stage(writer, fn, spec, sig, consts, target, dict(options or {}), attrs)
+        settings = dict(target=target, barrier_all=barrier_all, bishengir_flags=bishengir_flags,
+                        module_scope=module_scope, options=options, line_info=line_info)  # fmt: skip
+        writer.set_extra("recompile", _recompile_record(fn, spec, settings))
+        writer.set_extra("passes_captured", dumps)
+        ttir = add_ttir_stage(
+            writer, fn, spec, sig, consts, target, dict(options or {}), attrs, dumps=dumps
+        )
         if ttir is None:
             return _fail(writer, "ttir", check)
-        adapter = _adapter_stage(writer, ttir, npu_opts, env, timeout)
-        if adapter.returncode != 0:
-            return _fail(writer, "adapter", check, adapter)
+        if dumps or not _adapter_from_triton(writer, ttir, npu_opts, env):
+            adapter = _adapter_stage(writer, ttir, npu_opts, env, timeout, dumps)
+            if adapter.returncode != 0:
+                return _fail(writer, "adapter", check, adapter)
         args = opts_mod.bishengir_args(npu_opts, target, env, regbased=bishengir_is_regbased())
         if barrier_all:
             args = opts_mod.with_barrier_all(args)
         extra_flags = [
-            *(opts_mod.MODULE_SCOPE_FLAGS if module_scope else ()),
-            *(["--mlir-print-debuginfo"] if line_info else ()),
+            *([opts_mod.PRINT_AFTER_ALL] if dumps else ()),
+            *(opts_mod.MODULE_SCOPE_FLAGS if module_scope and dumps else ()),
+            *(["--mlir-print-debuginfo"] if line_info and dumps else ()),
             *bishengir_flags,
         ]
         writer.set_extra("module_scope", module_scope)
@@ -168,6 +188,28 @@ def _stopped(writer: RunWriter, result: ToolResult, check: bool) -> Run:
     return run
 
 
+_RECOMPILE_KEYS = ("target", "barrier_all", "bishengir_flags", "module_scope", "options")
+
+
+def _recompile_record(fn: Any, spec: str | None, given: Mapping[str, Any]) -> dict[str, Any]:
+    """How to compile this kernel again (`capture_passes`): its FILE::KERNEL when it lives in
+    a file, and the compile's settings."""
+    import inspect
+
+    if spec is None:
+        with contextlib.suppress(OSError, TypeError):
+            file = inspect.getsourcefile(getattr(fn, "fn", fn))
+            if file and Path(file).is_file():
+                spec = f"{Path(file).resolve()}::{getattr(getattr(fn, 'fn', fn), '__name__', '')}"
+    elif "::" in spec:
+        file_part, _, kname = spec.rpartition("::")
+        spec = f"{Path(file_part).resolve()}::{kname}"
+    settings = {k: given[k] for k in _RECOMPILE_KEYS}
+    settings["bishengir_flags"] = list(settings["bishengir_flags"])
+    settings["options"] = dict(settings["options"] or {})
+    return {"kernel": spec, "line_info": given["line_info"], **settings}
+
+
 def _resolve(kernel: Any) -> Any:
     from ascend_ir_lab.toolchains.ttir_stage import load_kernel
 
@@ -207,19 +249,45 @@ def _write_source(writer: RunWriter, fn: Any) -> None:
     writer.set_extra("source_file", filename)
 
 
-def _adapter_stage(
-    writer: RunWriter, ttir: Path, npu_opts: Any, env: Mapping[str, str], timeout: float
-) -> ToolResult:
-    """triton-adapter-opt with triton-ascend's options plus --mlir-print-ir-after-all."""
-    output = writer.artifact_path("adapter.mlir")
-    command = [
+def _adapter_command(ttir: Path, npu_opts: Any, env: Mapping[str, str], output: Path) -> list[str]:
+    return [
         str(find_tool("triton-adapter-opt")),
         str(ttir),
         *opts_mod.adapter_args(npu_opts, env),
-        opts_mod.PRINT_AFTER_ALL,
         "-o",
         str(output),
     ]
+
+
+def _adapter_from_triton(
+    writer: RunWriter, ttir: Path, npu_opts: Any, env: Mapping[str, str]
+) -> bool:
+    """A cheap record's adapter stage: the .ttadapter triton-ascend wrote while compiling
+    (the same triton-adapter-opt call), with the command that makes it; False if none."""
+    made = [p for p in ttir.parent.iterdir() if p.suffix in (".ttadapter", ".bcmlir")]
+    if not made:
+        return False
+    command = _adapter_command(ttir, npu_opts, env, made[0])
+    writer.add_stage(
+        {"name": "adapter", "log": None, "artifact": writer.relative(made[0]),
+         "command": command, "returncode": 0, "seconds": 0.0, "made_by": "triton"}
+    )  # fmt: skip
+    return True
+
+
+def _adapter_stage(
+    writer: RunWriter,
+    ttir: Path,
+    npu_opts: Any,
+    env: Mapping[str, str],
+    timeout: float,
+    dumps: bool = True,
+) -> ToolResult:
+    """triton-adapter-opt with triton-ascend's options plus --mlir-print-ir-after-all."""
+    output = writer.artifact_path("adapter.mlir")
+    command = _adapter_command(ttir, npu_opts, env, output)
+    if dumps:
+        command.insert(-2, opts_mod.PRINT_AFTER_ALL)
     result = run_logged(
         command, log=writer.log_path("adapter"), env=env, timeout=timeout, package="triton-ascend"
     )
@@ -237,7 +305,8 @@ def _bishengir_stage(
     check: bool,
 ) -> Run:
     """bishengir-compile on the adapter output, as triton-ascend would call it."""
-    adapter_ir = writer.artifact_path("adapter.mlir").read_text()
+    adapter = next(s for s in writer.manifest["stages"] if s["name"] == "adapter")
+    adapter_ir = (writer.path / adapter["artifact"]).read_text()
     text, mix_mode = opts_mod.bishengir_input(adapter_ir)
     source = writer.artifact_path("bishengir-input.mlir")
     source.write_text(text)
@@ -246,11 +315,16 @@ def _bishengir_stage(
         str(find_tool("bishengir-compile")),
         str(source),
         *args,
-        opts_mod.PRINT_AFTER_ALL,
         *extra_flags,
         "-o",
         str(binary),
     ]
+    if not writer.manifest["extra"].get("passes_captured", True):
+        # a cheap record compiles what triton-ascend compiles with no CANN (up to the
+        # adapter IR) and keeps the exact command of the step that capture-passes runs
+        writer.set_extra("mix_mode", mix_mode)
+        writer.set_extra("planned_stages", [{"name": "bishengir", "command": command}])
+        return writer.finish("ir-complete-no-binary", RECORD_ONLY)
     result = run_logged(command, log=writer.log_path("bishengir"), env=env, timeout=timeout)
     produced = _binary_output(binary)
     writer.add_stage(stage_record(writer, "bishengir", result, produced))

@@ -39,8 +39,14 @@ def dump_root() -> Path:
     return Path(os.environ.get("TRITON_DUMP_DIR") or Path.home() / ".triton" / "dump")
 
 
+_BY_SUFFIX = dict(STAGE_SUFFIXES)
+
+
 def stage_of(filename: str) -> str | None:
     """The stage a cache/dump file holds, from its name ('add_kernel.ttadapter' -> ttadapter)."""
+    dot = filename.find(".")
+    if dot >= 0 and (found := _BY_SUFFIX.get(filename[dot:])) is not None:
+        return found  # the common case: a kernel name has no dot
     for suffix, stage in STAGE_SUFFIXES:
         if filename.endswith(suffix):
             return stage
@@ -69,41 +75,56 @@ class CacheEntry:
 
 
 def _entry(folder: Path, kind: str) -> CacheEntry | None:
-    files = [p for p in folder.iterdir() if p.is_file() and not p.name.startswith("__grp__")]
+    """One kernel folder, from a single directory scan (names and one stat per file)."""
+    files: list[tuple[str, int, float]] = []
+    try:
+        with os.scandir(folder) as scan:
+            for item in scan:
+                if item.name.startswith("__grp__") or not item.is_file(follow_symlinks=False):
+                    continue
+                st = item.stat(follow_symlinks=False)
+                files.append((item.name, st.st_size, st.st_mtime))
+    except OSError:
+        return None
     if not files:
         return None
     stages: list[str] = []
-    for p in files:
-        stage = stage_of(p.name)
+    for name, _, _ in files:
+        stage = stage_of(name)
         if stage and stage != "metadata" and stage not in stages:
             stages.append(stage)
-    order = [s for _, s in STAGE_SUFFIXES]
     return CacheEntry(
         key=folder.name,
         path=folder,
         kind=kind,
-        name=_kernel_name(files),
-        stages=tuple(sorted(stages, key=order.index)),
-        size=sum(p.stat().st_size for p in files),
-        mtime=max(p.stat().st_mtime for p in files),
+        name=_kernel_name(folder, [f[0] for f in files]),
+        stages=tuple(sorted(stages, key=_ORDER.index)),
+        size=sum(f[1] for f in files),
+        mtime=max(f[2] for f in files),
     )
 
 
-def _kernel_name(files: list[Path]) -> str:
-    for p in files:
-        if p.suffix == ".json" and not p.name.startswith("__grp__"):
+_ORDER = [s for _, s in STAGE_SUFFIXES]
+
+
+def _kernel_name(folder: Path, names: list[str]) -> str:
+    """The kernel's name: from its stage files' stem (`add_kernel.ttir`), else from the
+    metadata json (master names every file `kernel.*`)."""
+    for name in sorted(names):
+        stage = stage_of(name)
+        if stage and stage != "metadata":
+            stem = name[: -len(next(s for s, _ in STAGE_SUFFIXES if name.endswith(s)))]
+            if stem != "kernel":
+                return stem
+    for name in sorted(names):
+        if name.endswith(".json"):
             try:
-                meta = json.loads(p.read_text())
+                with open(os.path.join(folder, name), "rb") as f:
+                    meta = json.loads(f.read())
             except (OSError, ValueError):
                 continue
             if isinstance(meta, dict) and meta.get("name"):
                 return str(meta["name"]).split()[0]
-    for p in files:
-        stage = stage_of(p.name)
-        if stage and stage != "metadata":
-            stem = p.name[: -len(next(s for s, _ in STAGE_SUFFIXES if p.name.endswith(s)))]
-            if stem != "kernel":
-                return stem
     return "kernel"
 
 
@@ -112,13 +133,15 @@ def list_entries(*roots: tuple[Path, str]) -> list[CacheEntry]:
     roots = roots or ((cache_root(), "cache"), (dump_root(), "dump"))
     entries: list[CacheEntry] = []
     for root, kind in roots:
-        if not root.is_dir():
+        try:
+            with os.scandir(root) as scan:
+                folders = [Path(d.path) for d in scan if d.is_dir(follow_symlinks=False)]
+        except OSError:
             continue
-        for folder in root.iterdir():
-            if folder.is_dir():
-                entry = _entry(folder, kind)
-                if entry is not None:
-                    entries.append(entry)
+        for folder in folders:
+            entry = _entry(folder, kind)
+            if entry is not None:
+                entries.append(entry)
     return sorted(entries, key=lambda e: e.mtime, reverse=True)
 
 
@@ -137,3 +160,82 @@ def find_entry(key: str, entries: list[CacheEntry] | None = None) -> CacheEntry:
         return by_name[0]
     where = ", ".join(str(p) for p in (cache_root(), dump_root()))
     raise InputError(f"no cache entry {key!r} in {where} (try `ascend-ir-lab cache list`)")
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """A kernel whose IR holds the text searched for: where, how often, the first line."""
+
+    entry: CacheEntry
+    file: str
+    stage: str
+    count: int
+    line: str
+
+
+_IR_STAGES = {"ttir", "ttadapter", "bcmlir", "llir"}
+_PARALLEL_FROM = 400  # entries; below this, starting processes costs more than it saves
+
+
+def search_entries(
+    text: str, entries: list[CacheEntry] | None = None, *, jobs: int | None = None
+) -> list[SearchHit]:
+    """Kernels whose IR files contain `text` (an op such as `hivm.hir.vadd`, or any text),
+    in the order of `entries`; across processes when there are many kernels."""
+    if not text:
+        raise InputError("cache search: give the text or op to look for")
+    entries = list_entries() if entries is None else entries
+    work = [(str(e.path), text) for e in entries]
+    jobs = jobs if jobs is not None else min(8, os.cpu_count() or 1)
+    found = _in_processes(work, jobs) if jobs > 1 and len(work) >= _PARALLEL_FROM else None
+    if found is None:
+        found = [_search_folder(w) for w in work]
+    hits = []
+    for entry, matches in zip(entries, found, strict=True):
+        hits.extend(SearchHit(entry, *m) for m in matches)
+    return hits
+
+
+def _in_processes(
+    work: list[tuple[str, str]], jobs: int
+) -> list[list[tuple[str, str, int, str]]] | None:
+    """The folders searched by `jobs` worker processes; None when the workers cannot start
+    here (the search then runs in this process)."""
+    import concurrent.futures
+    import multiprocessing
+
+    chunk = max(1, len(work) // (jobs * 8))
+    try:
+        with concurrent.futures.ProcessPoolExecutor(
+            jobs, mp_context=multiprocessing.get_context("spawn")
+        ) as pool:
+            return list(pool.map(_search_folder, work, chunksize=chunk, timeout=600))
+    except (OSError, RuntimeError, concurrent.futures.TimeoutError):
+        return None  # BrokenProcessPool is a RuntimeError
+
+
+def _search_folder(job: tuple[str, str]) -> list[tuple[str, str, int, str]]:
+    """(file, stage, count, first line) for each IR file of one folder holding the text."""
+    folder, text = job
+    needle = text.encode()
+    matches = []
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    for name in names:
+        stage = stage_of(name)
+        if stage not in _IR_STAGES:
+            continue
+        try:
+            with open(os.path.join(folder, name), "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        k = data.find(needle)
+        if k < 0:
+            continue
+        start, end = data.rfind(b"\n", 0, k) + 1, data.find(b"\n", k)
+        line = data[start : end if end >= 0 else len(data)].decode("utf-8", "replace").strip()
+        matches.append((name, stage, data.count(needle), line[:200]))
+    return matches

@@ -95,7 +95,11 @@ class LaunchCapture:
     launches: list[Launch] = field(default_factory=list)
     errors: list[BaseException] = field(default_factory=list)
     autotuned: dict[str, int] = field(default_factory=dict)  # kernel -> configs compiled untimed
+    configs: Sequence[int] | None = None  # sweep configs to capture passes of (None: the one run)
+    sweeps: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # kernel -> configs
     _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
+    _cheap: bool = False  # compiling a sweep config: record it, no per-pass dumps
+    _step: str = ""  # "config 2/16 (cheap record)" while a sweep compiles
 
     @property
     def runs(self) -> list[Run]:
@@ -173,15 +177,50 @@ class LaunchCapture:
 
     def _compile_once(self, fn: Any, spec: Specialisation, launch: Launch) -> Run | None:
         key = (id(fn), spec.key)
+        sweep_cheap = self._sweep_cheap(launch.kernel, key)
         if key not in self._compiled:
             self._compiled[key] = self._compile(
-                fn, spec.signature, spec.constexprs, spec.given, spec.attrs
+                fn, spec.signature, spec.constexprs, spec.given, spec.attrs, sweep_cheap
             )
         found = self._compiled[key]
+        if isinstance(found, Run) and not sweep_cheap and not found.passes_captured:
+            found = self._compiled[key] = self._capture(found)
+        if isinstance(found, Run) and not self._cheap and launch.kernel in self.sweeps:
+            found = self._compiled[key] = self._record_sweep(launch.kernel, key, found)
         if isinstance(found, BaseException):
             launch.error = found
             return None
         return found
+
+    def _sweep_cheap(self, kernel: str, key: tuple[Any, ...]) -> bool:
+        """Whether this compile stays a cheap record: a sweep config not asked for."""
+        if self._cheap or self._step:  # inside a sweep: the config's own choice stands
+            return self._cheap
+        if self.configs is None or kernel not in self.sweeps:
+            return False
+        index = next((c["index"] for c in self.sweeps[kernel] if c.get("_key") == key), None)
+        return index not in self.configs
+
+    def _capture(self, run: Run) -> Run | BaseException:
+        from ascend_ir_lab.toolchains.sweep import capture_passes
+
+        try:
+            return capture_passes(run, progress=self._say)
+        except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
+            self.errors.append(exc)
+            return exc
+
+    def _record_sweep(self, kernel: str, key: tuple[Any, ...], run: Run) -> Run:
+        from ascend_ir_lab.toolchains.sweep import sweep_record, update_extra
+
+        configs = self.sweeps[kernel]
+        chosen = next((c["index"] for c in configs if c.get("_key") == key), None)
+        for c in configs:
+            c["run"] = str(self._compiled[c["_key"]].path) if c["_key"] in self._compiled else None
+            target = self._compiled.get(c["_key"])
+            c["passes_captured"] = isinstance(target, Run) and target.passes_captured
+        shown = [{k: v for k, v in c.items() if not k.startswith("_")} for c in configs]
+        return update_extra(run, {"autotune": sweep_record(shown, chosen, timed=False)})
 
     def _compile(
         self,
@@ -190,6 +229,7 @@ class LaunchCapture:
         consts: dict[str, Any],
         options: dict[str, Any],
         attrs: dict[str, dict[str, Any]] | None = None,
+        cheap: bool = False,
     ) -> Run | BaseException:
         name = self._run_name(_kernel_name(fn))
         folder = fresh_folder(name, self.runs_dir)
@@ -205,13 +245,18 @@ class LaunchCapture:
             options=options or None,
             name=name,
             out=folder,
+            dumps=not cheap,
         )
         try:
             run = compile_watched(fn, folder, kwargs, self._say)
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)
             return exc
-        return annotate_run(run, fn, {"interpret": self.interpret})
+        from ascend_ir_lab.toolchains.sweep import remember_kernel
+
+        run = annotate_run(run, fn, {"interpret": self.interpret})
+        remember_kernel(run, fn)
+        return run
 
     def _run_name(self, kernel: str) -> str:
         suffix = "-barrier-all" if self.barrier_all else ""
@@ -233,7 +278,7 @@ class LaunchCapture:
 
     def _say(self, event: str, info: dict[str, Any]) -> None:
         if self.progress is not None:
-            self.progress(event, info)
+            self.progress(event, {**info, "sweep": self._step} if self._step else info)
 
 
 def fresh_folder(name: str, root: str | os.PathLike[str] | None = None) -> Path:
@@ -581,8 +626,17 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
     def bench(self: Any, *args: Any, config: Any, **meta: Any) -> list[float]:
         name = _kernel_name(self.base_fn)
         capture.autotuned[name] = capture.autotuned.get(name, 0) + 1
-        # taken over: compiled, neither launched nor interpreted (the chosen one is, after)
-        self.fn.run(*args, **{**meta, "warmup": True}, **config.all_kwargs())
+        index = self.configs.index(config)
+        capture._cheap = capture.configs is None or index not in capture.configs
+        kind = "record only" if capture._cheap else "with passes"
+        capture._step = f"config {index + 1}/{len(self.configs)} ({kind})"
+        seen = len(capture.launches)
+        try:
+            # taken over: compiled, neither launched nor interpreted (the chosen one is, after)
+            self.fn.run(*args, **{**meta, "warmup": True}, **config.all_kwargs())
+        finally:
+            capture._cheap, capture._step = False, ""
+        _note_config(capture, name, index, config, capture.launches[seen:])
         if capture.interpret:  # the config with the fewest programs: quickest to interpret
             grid = _grid(meta["grid"], self.fn, args, {**meta, **config.all_kwargs()})
             return [float(math.prod(grid))]
@@ -593,6 +647,31 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
         yield
     finally:
         Autotuner._bench, Autotuner.__init__ = original, original_init  # type: ignore[method-assign]
+
+
+def _note_config(
+    capture: LaunchCapture, name: str, index: int, config: Any, launches: Sequence[Launch]
+) -> None:
+    """Keep a sweep config's record (its compile's key finds its Run later)."""
+    if not launches:
+        return
+    launch = launches[-1]
+    key = next((k for k, v in capture._compiled.items() if v is launch.run), None)
+    run = launch.run
+    seconds = sum(float(s.get("seconds") or 0) for s in run.stages) if run else None
+    capture.sweeps.setdefault(name, []).append(
+        {
+            "index": index,
+            "config": {k: _plain(v) for k, v in config.all_kwargs().items()},
+            "status": run.status if run else "compile-error",
+            "compile_seconds": round(seconds, 4) if seconds is not None else None,
+            "_key": key,
+        }
+    )
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, (bool, int, float, str, type(None))) else repr(value)
 
 
 def _no_device_to_time(*_args: Any, **_kwargs: Any) -> Any:

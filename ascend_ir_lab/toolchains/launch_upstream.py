@@ -110,12 +110,14 @@ class UpstreamCapture:
     kernels: Sequence[str] | None = None  # only these kernel names are compiled
     runs_dir: str | os.PathLike[str] | None = None
     progress: Progress | None = None
-    llvm_dumps: bool = True
+    llvm_dumps: bool = False  # LLVM's pass dumps on request (--llvm): they cost the most
     timings: bool = True
     launches: list[Launch] = field(default_factory=list)
     errors: list[BaseException] = field(default_factory=list)
     _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
     _inside: bool = False  # capture()'s own launch passes straight through
+    _benching: int = 0  # inside an autotuner's benchmark of a config on this GPU
+    _tuners: dict[str, Any] = field(default_factory=dict)  # kernel -> its Autotuner
 
     @property
     def runs(self) -> list[Run]:
@@ -127,7 +129,9 @@ class UpstreamCapture:
     ) -> Any:
         """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`; returns what triton's
         launch returns (the compiled kernel; None where a cross-compile failed)."""
-        if self._inside:
+        if self._inside or (self._benching and device_target() is not None):
+            # a config being timed compiles and runs as in the user's code: no dumps; the
+            # config the sweep picks is recorded with every pass when it is launched
             return original(fn, *args, **kwargs)
         grid = kwargs.pop("grid")
         warmup = kwargs.pop("warmup", False)
@@ -245,6 +249,11 @@ class UpstreamCapture:
             self._inside = False
         _report_stages(folder, 0, self._say)
         run = keep_cell_source(run, fn, target)
+        tuner = self._tuners.get(tu._kernel_name(fn))
+        if tuner is not None:
+            from ascend_ir_lab.toolchains.sweep import update_extra
+
+            run = update_extra(run, {"autotune": timed_sweep(tuner)})
         self._say("done", {"run": run})
         return run, result
 
@@ -292,8 +301,55 @@ def intercept_upstream(**settings: Any) -> Iterator[UpstreamCapture]:
     llvm_dumps, timings). `JITFunction.run` is restored on exit, also after an exception.
     """
     capture = UpstreamCapture(**settings)
-    with launches_taken_over(capture.on_launch):
+    with launches_taken_over(capture.on_launch), _benchmarks_bare(capture):
         yield capture
+
+
+@contextlib.contextmanager
+def _benchmarks_bare(capture: UpstreamCapture) -> Iterator[None]:
+    """While `@triton.autotune` times its configs, launches pass straight through (each
+    config compiles as in the user's code); the autotuner is kept to list the sweep."""
+    try:
+        from triton.runtime.autotuner import Autotuner
+    except ImportError:
+        yield
+        return
+    original = Autotuner._bench
+
+    def bench(self: Any, *args: Any, **kwargs: Any) -> Any:
+        capture._benching += 1
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            capture._benching -= 1
+            capture._tuners[tu._kernel_name(self.base_fn)] = self
+
+    Autotuner._bench = bench  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Autotuner._bench = original  # type: ignore[method-assign]
+
+
+def timed_sweep(tuner: Any) -> dict[str, Any]:
+    """`extra.autotune` of the config an autotuner picked: each config with its timings."""
+    timings = dict(getattr(tuner, "configs_timings", None) or {})
+    best = getattr(tuner, "best_config", None)
+    configs, chosen = [], None
+    for index, config in enumerate(getattr(tuner, "configs", [])):
+        if config is best:
+            chosen = index
+        ms = timings.get(config)
+        configs.append({
+            "index": index,
+            "config": {k: v if isinstance(v, (bool, int, float, str)) else repr(v)
+                       for k, v in config.all_kwargs().items()},
+            "ms": [float(t) for t in ms] if isinstance(ms, (list, tuple)) else ms,
+            "passes_captured": config is best,
+        })  # fmt: skip
+    return {"configs": configs, "chosen": chosen, "timed": True,
+            "note": "configs timed on the device as the user's code times them; the one "
+                    "picked was recompiled with every pass"}  # fmt: skip
 
 
 def compile_defined_upstream(
@@ -305,9 +361,12 @@ def compile_defined_upstream(
     name: str | None = None,
     runs_dir: str | os.PathLike[str] | None = None,
     progress: Progress | None = None,
+    llvm_dumps: bool = False,
 ) -> Run:
     """Cross-compile a kernel that was only defined (no launch), with a written signature."""
-    capture = UpstreamCapture(target=target, name=name, runs_dir=runs_dir, progress=progress)
+    capture = UpstreamCapture(
+        target=target, name=name, runs_dir=runs_dir, progress=progress, llvm_dumps=llvm_dumps
+    )
     target = target or default_target()
     run_name = capture._run_name(tu._kernel_name(fn), target)
     folder = fresh_folder(run_name, runs_dir)

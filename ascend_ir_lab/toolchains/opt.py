@@ -16,6 +16,8 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
+from ascend_ir_lab.dumps.blocks import stored_log
+from ascend_ir_lab.dumps.sources import read_bytes
 from ascend_ir_lab.errors import CompilerError, InputError, ToolNotFoundError
 from ascend_ir_lab.toolchains.env import relevant_env, tool_env
 from ascend_ir_lab.toolchains.process import (
@@ -170,10 +172,17 @@ def run_opt(
 def _diagnostics(log: Path, limit: int = 10) -> str:
     """The tool's `error:` lines (a timing report may follow them and fill the tail)."""
     found: list[str] = []
-    with open(log, "rb") as fh:
-        for raw in fh:
-            if b"error:" in raw and not raw.startswith((b" ", b"\t")):
-                found.append(raw.decode("utf-8", "replace").rstrip())
-                if len(found) == limit:
-                    break
+    try:
+        text = read_bytes(stored_log(log))
+    except InputError:
+        return ""
+    pos = text.find(b"error:")
+    while pos >= 0 and len(found) < limit:
+        start = text.rfind(b"\n", 0, pos) + 1
+        end = text.find(b"\n", pos)
+        end = len(text) if end < 0 else end
+        raw = bytes(text[start:end])
+        if not raw.startswith((b" ", b"\t")):
+            found.append(raw.decode("utf-8", "replace").rstrip())
+        pos = text.find(b"error:", end)
     return "".join(line + "\n" for line in found)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ascend_ir_lab.dumps.blocks import open_zstd, stored_log
 from ascend_ir_lab.errors import CompilerError, ToolNotFoundError
 
 DEFAULT_TIMEOUT_S = 600.0
@@ -64,13 +65,19 @@ class ToolInterrupted(KeyboardInterrupt):
 
 
 def log_tail(path: Path, lines: int = 20, max_bytes: int = 64 * 1024) -> str:
-    """The last lines of a (possibly huge) log, read from its end only."""
+    """The last lines of a (possibly huge) log, read from its end only (also once the Run
+    keeps it compressed as `path.zst`)."""
+    path = stored_log(path)
     try:
-        with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            size = fh.tell()
-            fh.seek(max(0, size - max_bytes))
-            data = fh.read()
+        if path.suffix == ".zst":
+            text = open_zstd(path)
+            data = bytes(text[max(0, len(text) - max_bytes) :])
+        else:
+            with open(path, "rb") as fh:
+                fh.seek(0, os.SEEK_END)
+                size = fh.tell()
+                fh.seek(max(0, size - max_bytes))
+                data = fh.read()
     except OSError:
         return ""
     text = data.decode("utf-8", "replace")

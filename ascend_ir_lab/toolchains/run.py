@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab import runs
+from ascend_ir_lab.dumps.blocks import compress_log
 from ascend_ir_lab.runs import (
     FORMAT,
     MANIFEST,
@@ -48,7 +49,22 @@ def prepare_folder(name: str, out: str | os.PathLike[str] | None) -> Path:
 
 
 class RunWriter(runs.RunWriter):
-    """runs.RunWriter whose Runs go to the default runs folder when no `out` is given."""
+    """runs.RunWriter whose Runs go to the default runs folder when no `out` is given, and
+    whose stage logs are kept compressed."""
+
+    compress = True  # stage logs kept as .log.zst (False: plain .log, as older Runs)
+
+    def add_stage(self, record: Mapping[str, Any]) -> None:
+        """Append a finished stage record and save; its log is kept as seekable zstd
+        (`.log.zst`, see dumps/blocks.py), with its plain size as `log_bytes`."""
+        entry = dict(record)
+        log = self.path / entry["log"] if isinstance(entry.get("log"), str) else None
+        if log is not None and log.suffix == ".log" and log.is_file() and self.compress:
+            packed = log.with_name(log.name + ".zst")
+            entry["log_bytes"] = compress_log(log, packed)
+            log.unlink()
+            entry["log"] = self.relative(packed)
+        super().add_stage(entry)
 
     @classmethod
     def create(

@@ -70,6 +70,7 @@ def add_ttir_stage(
     target: str,
     options: Mapping[str, Any],
     attrs: Mapping[str, Any] | None = None,
+    dumps: bool = True,
 ) -> Path | None:
     """Run stage 1 into the Run; returns the .ttir artifact, or None if there is none."""
     from ascend_ir_lab.toolchains.ttir_stage import run_ttir_stage
@@ -81,7 +82,15 @@ def add_ttir_stage(
     start = time.perf_counter()
     try:
         result = run_ttir_stage(
-            fn, sig, consts, target=target, options=options, log=log, out_dir=out, attrs=attrs
+            fn,
+            sig,
+            consts,
+            target=target,
+            options=options,
+            log=log,
+            out_dir=out,
+            attrs=attrs,
+            dumps=dumps,
         )
     except KeyboardInterrupt:
         seconds = time.perf_counter() - start

@@ -84,7 +84,7 @@ def compile_kernel(
     target: str = "cuda:90",
     options: Mapping[str, Any] | None = None,
     assume_aligned: bool = True,
-    llvm_dumps: bool = True,
+    llvm_dumps: bool = False,
     timings: bool = True,
     name: str | None = None,
     out: str | os.PathLike[str] | None = None,
@@ -93,7 +93,8 @@ def compile_kernel(
     """Cross-compile `kernel` ("FILE.py::KERNEL" or a @triton.jit function) for `target`.
 
     No GPU needed. `assume_aligned` marks pointer arguments 16-byte aligned, as a launch
-    with torch tensors would. With `check`, a failing stage raises CompilerError.
+    with torch tensors would. MLIR passes are always printed; LLVM's (`llvm_dumps`, the
+    CLI's --llvm) only on request: they cost far more than the compile. With `check`, a failing stage raises CompilerError.
     """
     require_upstream_triton()
     fn = load_kernel(kernel) if isinstance(kernel, str) else kernel
@@ -124,7 +125,7 @@ def capture(
     target: str | None = None,
     name: str | None = None,
     out: str | os.PathLike[str] | None = None,
-    llvm_dumps: bool = True,
+    llvm_dumps: bool = False,
     timings: bool = True,
     **kwargs: Any,
 ) -> Run:

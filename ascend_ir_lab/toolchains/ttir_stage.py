@@ -29,7 +29,11 @@ from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.toolchains.env import patched_environ
 from ascend_ir_lab.toolchains.process import capture_fds
 
-STAGE_ENV = {"MLIR_ENABLE_DUMP": "1", "MLIR_ENABLE_TIMING": "1", "TRITON_ALWAYS_COMPILE": "1"}
+STAGE_ENV: dict[str, str | None] = {
+    "MLIR_ENABLE_DUMP": "1",
+    "MLIR_ENABLE_TIMING": "1",
+    "TRITON_ALWAYS_COMPILE": "1",
+}
 
 
 def parse_signature(text: str | Mapping[str, str]) -> dict[str, str]:
@@ -113,9 +117,11 @@ def run_ttir_stage(
     options: Mapping[str, Any],
     log: Path,
     out_dir: Path,
+    dumps: bool = True,
     attrs: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> TtirResult:
-    """Compile `kernel` with triton-ascend into `out_dir`; every print goes to `log`.
+    """Compile `kernel` with triton-ascend into `out_dir`; every print goes to `log` (with
+    `dumps`, every pass's IR: MLIR_ENABLE_DUMP=1).
 
     `attrs` are the per-parameter attributes of a launch's specialisation
     ({'x_ptr': {'tt.divisibility': 16}, 'n': {'tt.equal_to': 1}}); None compiles without.
@@ -130,6 +136,8 @@ def run_ttir_stage(
     error = None
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-cache-") as cache:
         env = {**STAGE_ENV, "TRITON_CACHE_DIR": cache}
+        if not dumps:
+            env["MLIR_ENABLE_DUMP"] = None
         start = time.perf_counter()
         with patched_environ(env), _stop_before_binary(), capture_fds(log):
             try:

@@ -290,6 +290,40 @@ def test_autotuned_kernel_compiles_every_config_without_a_device(
     assert (ns["tout"] == ns["tx"] + ns["ty"]).all(), shown(io)  # the interpreter ran it
 
 
+def test_a_sweep_shows_one_table_and_records_open_with_their_passes(
+    shell: InteractiveShell, tmp_path: Path
+) -> None:
+    result, io = run_cell(shell, f"%%triton_npu --runs-dir {tmp_path}\n{AUTOTUNED_CELL}")
+    assert result.success, shown(io)
+    text = shown(io)
+    assert "2 kernel compiles; 1 cheap records (autotune configs)" in text
+    assert "passes (sweep of 2)" in text and "record only" in text
+    assert "config 2/2 (record only)" in text  # progress names the config being compiled
+    assert "IR Dump" not in text
+    view = result.result
+    assert isinstance(view, RunView) and view.run.passes_captured
+    assert view.payload()["capture"]["configs"][1]["passes_captured"] is False
+    record = tmp_path / "add_tuned-2"
+    opened, io = run_cell(shell, f"%ir_load {record}")
+    assert opened.success, shown(io)
+    assert opened.result.run.passes_captured and "capturing every pass" in shown(io)
+    assert any(d.stage == "bishengir" for d in opened.result.timeline.dumps)
+
+
+def test_configs_names_the_sweep_configs_to_capture(
+    shell: InteractiveShell, tmp_path: Path
+) -> None:
+    result, io = run_cell(
+        shell, f"%%triton_npu --configs 1 --runs-dir {tmp_path}\n{AUTOTUNED_CELL}"
+    )
+    assert result.success, shown(io)
+    first = json.loads((tmp_path / "add_tuned" / "run.json").read_text())
+    second = json.loads((tmp_path / "add_tuned-2" / "run.json").read_text())
+    assert first["extra"]["passes_captured"] is False  # ran, but not asked for
+    assert second["extra"]["passes_captured"] is True
+    assert second["kernel"]["constexprs"] == {"BLOCK": 1024}
+
+
 SEVERAL_KERNELS_CELL = """
 import torch, triton, triton.language as tl
 

@@ -65,3 +65,15 @@ def test_sync_debugging(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     assert "+3     hivm-graph-sync-solver (func.func @matmul_mix_aiv)" in everything
     assert "pipe_barrier[<PIPE_ALL>]" in everything
     assert "Traceback" not in everything
+
+
+def test_autotuned_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cells = _execute("04-autotuned-kernel.ipynb", tmp_path, monkeypatch)
+    sweep = _text(cells[1])
+    assert "config 3/3 (record only)" in sweep and "capturing every pass" in sweep
+    assert "3 kernel compiles; 2 cheap records" in sweep and "IR Dump" not in sweep
+    listed = _text(cells[2])
+    assert "config 0 stands in for the best" in listed and listed.count("record only") == 2
+    assert "captured: False" in _text(cells[3]) and "captured: True" in _text(cells[3])
+    assert "passes aligned" in _text(cells[4])
+    assert "Traceback" not in "\n".join(_text(c) for c in cells)

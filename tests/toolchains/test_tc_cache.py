@@ -74,3 +74,24 @@ def test_stage_of_names() -> None:
     assert stage_of("kernel.ttadapter.mlir") == "ttadapter"
     assert stage_of("add.bcmlir") == "bcmlir" and stage_of("add.npubin") == "npubin"
     assert stage_of("readme.txt") is None
+
+
+def test_search_finds_kernels_whose_ir_holds_an_op(
+    triton_dirs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ascend_ir_lab.cli import main
+    from ascend_ir_lab.toolchains import cache
+    from ascend_ir_lab.toolchains.cache import search_entries
+
+    entries = list_entries()
+    hits = search_entries("tt.load", entries, jobs=1)
+    assert {h.entry.key for h in hits} == {e.key for e in entries}
+    assert all("tt.load" in h.line and h.count >= 1 for h in hits)
+    monkeypatch.setattr(cache, "_PARALLEL_FROM", 1)
+    assert search_entries("tt.load", entries, jobs=2) == hits  # processes give the same
+    monkeypatch.setattr(cache, "_PARALLEL_FROM", 400)
+    assert search_entries("no.such_op", entries, jobs=1) == []
+    assert main(["cache", "search", "tt.load"]) == 0
+    out = capsys.readouterr().out
+    assert "AAAhash_release" in out and "vadd" in out and "softmax" in out
+    assert main(["cache", "search", "no.such_op"]) == 1

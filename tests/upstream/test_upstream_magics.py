@@ -86,7 +86,7 @@ def runs_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def cross(shell: Any, runs_dir: Path) -> tuple[Any, str]:
     """A softmax cell launched twice with numpy arrays, under --target cuda:90."""
-    return run_cell(shell, f"%%triton_npu --target cuda:90 --runs-dir {runs_dir}\n"
+    return run_cell(shell, f"%%triton_npu --target cuda:90 --llvm --runs-dir {runs_dir}\n"
                            f"{SOFTMAX}{LAUNCH_NUMPY}")  # fmt: skip
 
 

@@ -41,7 +41,9 @@ def attention_run(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-
 
 @pytest.fixture(scope="module")
 def softmax_run(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    return _compile(SOFTMAX, tmp_path_factory.mktemp("sm") / "run", target="cuda:90")
+    return _compile(
+        SOFTMAX, tmp_path_factory.mktemp("sm") / "run", target="cuda:90", llvm_dumps=True
+    )
 
 
 def test_attention_cuda90_has_the_four_stages_with_per_pass_dumps(attention_run) -> None:  # type: ignore[no-untyped-def]
@@ -84,7 +86,7 @@ def test_llvm_dumps_land_in_llir_and_ptx(softmax_run) -> None:  # type: ignore[n
     llir_after = [d for d in stages["llir"] if d.phase == "after"]
     assert len(llir_after) >= 50  # new-PM `; *** IR Dump After X on f ***`
     assert any(d.arg == "gvn" for d in stages["ptx"])  # legacy `*** ... (gvn) ***`
-    log = softmax_run.file(softmax_run.stage("ptx")["log"]).read_bytes()
+    log = softmax_run.log("ptx")
     assert b"# *** IR Dump After" in log  # machine IR
     assert softmax_run.manifest["extra"]["binary"]["artifact"].endswith("softmax.cubin")
 

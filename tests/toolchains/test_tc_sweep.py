@@ -1,0 +1,108 @@
+"""Autotune sweeps with no NPU: every config a cheap record, the one that runs with passes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from ascend_ir_lab.cli import main
+from ascend_ir_lab.toolchains.run import Run
+
+KERNELS = Path(__file__).resolve().parent.parent / "kernels"
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Run], str, str]:
+    out = tmp_path_factory.mktemp("sweep") / "runs"
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "ascend_ir_lab.toolchains.script_capture", "--out", str(out),
+         "--", str(KERNELS / "autotuned.py")],
+        capture_output=True, text=True, check=False, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    names = json.loads((out / "collection.json").read_text())["runs"]
+    return [Run(out / n) for n in names], done.stdout, done.stderr
+
+
+def test_the_config_that_runs_holds_the_passes_and_lists_the_sweep(swept) -> None:  # type: ignore[no-untyped-def]
+    runs, _, _ = swept
+    assert len(runs) == 3
+    chosen, *others = runs
+    assert chosen.passes_captured and not any(r.passes_captured for r in others)
+    sweep = chosen.manifest["extra"]["autotune"]
+    assert [c["config"]["BLOCK"] for c in sweep["configs"]] == [256, 512, 1024]
+    assert sweep["chosen"] == 0 and sweep["timed"] is False and "none timed" in sweep["note"]
+    assert [c["passes_captured"] for c in sweep["configs"]] == [True, False, False]
+    assert [Path(c["run"]).name for c in sweep["configs"]] == [r.path.name for r in runs]
+    bishengir = [d for d in chosen.timeline.dumps if d.stage == "bishengir"]
+    assert len(bishengir) > 20
+    assert chosen.stage("bishengir")["log"].endswith(".log.zst")
+
+
+def test_records_are_cheap_and_keep_what_the_compile_made(swept) -> None:  # type: ignore[no-untyped-def]
+    runs, _, _ = swept
+    record = runs[1]
+    assert record.manifest["kernel"]["constexprs"] == {"BLOCK": 512}
+    assert record.stage("adapter")["made_by"] == "triton"
+    assert [s["name"] for s in record.stages] == ["ttir", "adapter"]
+    (planned,) = record.manifest["extra"]["planned_stages"]
+    assert planned["name"] == "bishengir" and "--mlir-print-ir-after-all" not in planned["command"]
+    assert record.stage("ttir")["seconds"] > 0 and record.status == "ir-complete-no-binary"
+    assert "record only" in record.manifest["status"]["text"]
+    assert b"IR Dump" not in record.log("ttir")
+    assert [d.stage for d in record.timeline.dumps] == ["ttir", "adapter"]  # the artifacts
+
+
+def test_the_terminal_gets_progress_and_the_table_never_dumps(swept) -> None:  # type: ignore[no-untyped-def]
+    from ascend_ir_lab.toolchains.collection import run_row, table_text
+
+    runs, out, err = swept
+    assert "script done" in out.splitlines()  # the script's own output
+    assert "config 2/3 (record only)" in err and "IR Dump" not in out + err
+    table = table_text(run_row(r) for r in runs)
+    assert table.splitlines()[0].split() == [
+        "kernel",
+        "target",
+        "status",
+        "compile",
+        "dumps",
+        "size",
+        "run",
+    ]
+    assert "passes (sweep of 3)" in table and table.count("record only") == 2
+
+
+def test_capture_passes_turns_a_record_into_a_full_run(
+    swept, capsys: pytest.CaptureFixture[str]
+) -> None:  # type: ignore[no-untyped-def]
+    runs, _, _ = swept
+    record = runs[2]
+    assert main(["capture-passes", str(record.path)]) == 0
+    again = Run(record.path)
+    assert again.passes_captured and again.manifest["kernel"]["constexprs"] == {"BLOCK": 1024}
+    assert len([d for d in again.timeline.dumps if d.stage == "bishengir"]) > 20
+    assert "passes" in capsys.readouterr().out
+    assert again.capture().path == again.path  # already captured: nothing recompiled
+
+
+def test_capture_passes_never_imports_code_a_run_carries(
+    swept, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    runs, _, _ = swept
+    hostile = tmp_path / "hostile"
+    shutil.copytree(runs[1].path, hostile)
+    planted = hostile / "evil.py"
+    marker = tmp_path / "ran"
+    planted.write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    manifest = json.loads((hostile / "run.json").read_text())
+    manifest["extra"]["recompile"]["kernel"] = f"{planted}::scale_add"
+    (hostile / "run.json").write_text(json.dumps(manifest))
+    assert main(["capture-passes", str(hostile)]) == 2
+    assert "inside the Run folder" in capsys.readouterr().err and not marker.exists()

@@ -97,8 +97,14 @@ def _ttir(run: Any) -> str:
         pytest.param((4000, 3, 7, 2.0, 5, False), id="neither"),
     ],
 )
-def test_the_run_compiles_what_triton_would(tmp_path: Path, call: tuple[Any, ...]) -> None:
+def test_the_run_compiles_what_triton_would(
+    tmp_path: Path, call: tuple[Any, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from triton.runtime.jit import MockTensor
+
+    # triton's own compile must not come from a cache filled by an older checkout: its
+    # locations would name that checkout's files
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton-cache"))
 
     from ascend_ir_lab.toolchains.launch_upstream import intercept_upstream
 

@@ -349,8 +349,10 @@ def _identify(dumps: Sequence[Dump], data: Sequence[Any], views: Sequence[Any]) 
     def same(rep: Dump, d: Dump) -> bool:
         a, b = views[rep.log_id], data[d.log_id]
         if isinstance(a, BlockText) or isinstance(b, BlockText):
-            return a[rep.body_start : rep.body_end] == b[d.body_start : d.body_end]
-        return b.find(a[rep.body_start : rep.body_end], d.body_start, d.body_end) == d.body_start
+            return bool(a[rep.body_start : rep.body_end] == b[d.body_start : d.body_end])
+        return bool(
+            b.find(a[rep.body_start : rep.body_end], d.body_start, d.body_end) == d.body_start
+        )
 
     snap: list[int] = []
     count = 0

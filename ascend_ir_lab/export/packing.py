@@ -26,7 +26,7 @@ try:
         | _orjson.OPT_PASSTHROUGH_SUBCLASS
     )
 except ImportError:  # pragma: no cover - a dependency; Python's encoder writes the same JSON
-    _orjson = None
+    _orjson = None  # type: ignore[assignment]
 
 __all__ = ["PACKED", "is_packed", "pack_payload", "payload_json", "unpack_payload"]
 
@@ -59,7 +59,7 @@ def _value_json(value: Any) -> str:
     if isinstance(value, str | int | bool) or value is None:
         return _json(value)
     try:
-        fast = _orjson.dumps(value, option=_STRICT)  # type: ignore[union-attr]
+        fast = _orjson.dumps(value, option=_STRICT)
     except (TypeError, ValueError, OverflowError):
         return _json(value)
     if _OTHER_FLOAT.search(fast) is not None and not _strings_only(value):

@@ -133,7 +133,7 @@ def test_repro_sh_of_a_mix_kernel_half_runs_with_env_i_bash(
 ) -> None:
     import subprocess
 
-    from ascend_ir_lab.toolchains.repro import run_reproducer
+    from ascend_ir_lab.toolchains.ascend.repro import run_reproducer
 
     run = fine_runs["matmul"]
     dump = next(

@@ -142,6 +142,8 @@ def _rewrite(
 def offset_variants(lines: Sequence[str], limit: int = 24) -> list[list[str]]:
     """`lines` once per permutation of the workspace offsets (see the module docstring);
     `[lines]` itself when no workspace has a constant offset."""
+    if not any("alloc_workspace" in s or "memref.view" in s for s in lines):
+        return [list(lines)]
     found = _find(lines)
     if not found:
         return [list(lines)]
@@ -172,7 +174,7 @@ _ORDERED = re.compile(
 
 def _movable(line: str) -> str | None:
     """The first name a line defines when it may trade places with its neighbours."""
-    m = _DEF.match(line)
+    m = _DEF.match(line) if line.startswith("%") else None
     if m is None or line.endswith("{") or _ORDERED.search(m.group(2)):
         return None
     return m.group(1)

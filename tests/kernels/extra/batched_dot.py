@@ -5,8 +5,9 @@ import triton.language as tl
 
 
 @triton.jit
-def batched_dot(a_ptr, b_ptr, r_ptr, c_ptr, M, N, K, scale,
-                BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+def batched_dot(
+    a_ptr, b_ptr, r_ptr, c_ptr, M, N, K, scale, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr
+):
     """c[b] = scale * a[b] @ b[b] + r[b], batch program_id(2)."""
     bid = tl.program_id(2)
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
@@ -16,10 +17,16 @@ def batched_dot(a_ptr, b_ptr, r_ptr, c_ptr, M, N, K, scale,
     acc = tl.zeros((BM, BN), dtype=tl.float32)
     for k in range(0, K, BK):
         rk = k + tl.arange(0, BK)
-        a = tl.load(a_base + rm[:, None] * K + rk[None, :],
-                    mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-        b = tl.load(b_base + rk[:, None] * N + rn[None, :],
-                    mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        a = tl.load(
+            a_base + rm[:, None] * K + rk[None, :],
+            mask=(rm[:, None] < M) & (rk[None, :] < K),
+            other=0.0,
+        )
+        b = tl.load(
+            b_base + rk[:, None] * N + rn[None, :],
+            mask=(rk[:, None] < K) & (rn[None, :] < N),
+            other=0.0,
+        )
         acc = tl.dot(a, b, acc)
     mask = (rm[:, None] < M) & (rn[None, :] < N)
     offs = bid * M * N + rm[:, None] * N + rn[None, :]

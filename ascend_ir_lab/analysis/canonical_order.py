@@ -195,12 +195,12 @@ def sort_independent(lines: Sequence[str]) -> list[str]:
 
 
 def _topological(run: list[str]) -> list[str]:
-    defined = {}
+    defined: dict[str, int] = {}
     for k, line in enumerate(run):
         head = line.split("=", 1)[0]
         for name in _NAMES.findall(head):
             defined[name.split(":")[0]] = k
-    needs = [set() for _ in run]
+    needs: list[set[int]] = [set() for _ in run]
     users: list[list[int]] = [[] for _ in run]
     for k, line in enumerate(run):
         for name in _NAMES.findall(line.split("=", 1)[1]):

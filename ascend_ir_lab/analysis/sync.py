@@ -11,12 +11,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ascend_ir_lab.analysis.sync_ops import DIALECT, DISTRIBUTED_OPS, sync_op_pattern
+
 _SYNC = re.compile(
-    r"\b(?:hivm\.hir\.)?(?P<kind>set_flag|wait_flag|pipe_barrier|sync_block_set|sync_block_wait|"
-    r"sync_block|barrier_all|barrier)\b(?:\[(?P<args>[^\]]*)\])?"
+    rf"\b(?:{re.escape(DIALECT)}\.)?(?P<kind>{sync_op_pattern()})\b(?:\[(?P<args>[^\]]*)\])?"
 )
 # triton-distributed primitives (wait, notify, symm_at) as op names: `dist.wait`, `tdl.notify`
-_DIST = re.compile(r"\b[a-z_][\w]*\.(?P<kind>wait|notify|symm_at)\b")
+_DIST = re.compile(rf"\b[a-z_][\w]*\.(?P<kind>{'|'.join(DISTRIBUTED_OPS)})\b")
 # ... and after conversion to HIVM: `hivm.hir.custom "dist.aclshmem_barrier_all"`
 _SHMEM = re.compile(r'\bhivm\.hir\.custom\s+"dist\.(?P<kind>aclshmem_\w*)"')
 

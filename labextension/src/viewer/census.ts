@@ -10,8 +10,6 @@ import { shownText } from './text';
 const H = 60;
 /** At least this many slots across: a filter leaving 2 passes draws 2 thin bars, not 2 blocks. */
 const MIN_SLOTS = 40;
-/** The census a HIVM Run opens with. */
-export const HIVM_OPS = ['hivm.hir.set_flag', 'hivm.hir.wait_flag', 'hivm.hir.pipe_barrier'];
 
 interface Drawn {
   key: string;

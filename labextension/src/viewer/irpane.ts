@@ -7,6 +7,7 @@ import { ArrayRows, Cell, marksOf, RowSet } from './rows';
 import { Matcher } from './search';
 import { SyncFinding } from './payload';
 import { SyncMark } from './sync';
+import { pipeColour } from './syncops';
 import { shownText } from './text';
 import { VirtualList } from './vlist';
 
@@ -263,6 +264,7 @@ export class IRPane {
       el.classList.add('air-sync', `air-sync-${mark.kind}`);
       if (mark.pipe) {
         el.classList.add(`air-pipe-${mark.pipe.toLowerCase()}`);
+        el.style.setProperty('--air-pipe', pipeColour(mark.pipe));
       }
       const flag = mark.kind === 'set_flag' || mark.kind === 'wait_flag';
       const label = mark.pair ? `${mark.kind === 'wait_flag' ? '→' : '←'}${mark.pair}` : flag ? '!' : '·';

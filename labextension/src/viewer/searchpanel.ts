@@ -1,7 +1,8 @@
 // Search (text, regex, op name) with hits per pass, jumps to where a match appears or
 // disappears, and the op census chart along the timeline.
 
-import { Census, HIVM_OPS } from './census';
+import { Census } from './census';
+import { CENSUS_OPS, SUGGESTED_OPS } from './syncops';
 import { button, h } from './dom';
 import { Model } from './model';
 import { countPerSnapshot, makeMatcher, Matcher, SearchMode } from './search';
@@ -46,7 +47,7 @@ export class SearchPanel {
     this.mode.addEventListener('change', () => this.run());
     this.censusInput = h('input', { cls: 'air-census-op', placeholder: 'op census: ops, comma separated', aria: { label: 'census ops, comma separated' } });
     this.censusInput.setAttribute('list', 'air-census-ops');
-    const ops = h('datalist', null, ...['hivm.hir.set_flag', 'hivm.hir.wait_flag', 'hivm.hir.pipe_barrier', 'hivm.hir.sync_block_set', 'scf.for', 'tt.load', 'tt.store'].map(o => h('option', { value: o })));
+    const ops = h('datalist', null, ...[...SUGGESTED_OPS, 'scf.for', 'tt.load', 'tt.store'].map(o => h('option', { value: o })));
     ops.id = 'air-census-ops';
     this.censusInput.addEventListener('keydown', ev => {
       if (ev.key === 'Enter') {
@@ -137,8 +138,8 @@ export class SearchPanel {
 
   /** Open with the sync-op census when the IR is HIVM (deferred: after the first paint). */
   censusByDefault(): void {
-    if (this.model.p.lines.some(l => l.includes('hivm.hir.set_flag'))) {
-      this.censusInput.value = HIVM_OPS.join(', ');
+    if (this.model.p.lines.some(l => l.includes(CENSUS_OPS[0]))) {
+      this.censusInput.value = CENSUS_OPS.join(', ');
       this.runCensus();
     }
   }

@@ -1,5 +1,7 @@
 // Sync lens: hivm synchronisation ops and distributed primitives, set_flag paired with the
-// wait_flag that has the same [pipe, pipe, event] operands.
+// wait_flag that has the same [pipe, pipe, event] operands. The ops come from the shared table.
+
+import { DIALECT, DISTRIBUTED_OPS, escapeRegex, syncOpPattern } from './syncops';
 
 export interface SyncMark {
   kind: string;
@@ -11,8 +13,8 @@ export interface SyncMark {
   partner: number;
 }
 
-const SYNC_OP = /(?:^|[\s"=])(?:hivm\.hir\.)?(set_flag|wait_flag|pipe_barrier|sync_block_set|sync_block_wait|sync_block|barrier)(?![A-Za-z0-9_$.])/;
-const DIST_OP = /(?:^|[\s"=])(?:[A-Za-z_]+\.)*(wait|notify|symm_at)(?![A-Za-z0-9_$.])(?=\s*[[(<{"%]|\s*$)/;
+const SYNC_OP = new RegExp(`(?:^|[\\s"=])(?:${escapeRegex(DIALECT)}\\.)?(${syncOpPattern()})(?![A-Za-z0-9_$.])`);
+const DIST_OP = new RegExp(`(?:^|[\\s"=])(?:[A-Za-z_]+\\.)*(${DISTRIBUTED_OPS.map(escapeRegex).join('|')})(?![A-Za-z0-9_$.])(?=\\s*[[(<{"%]|\\s*$)`);
 
 export function syncKind(line: string): string | null {
   const m = SYNC_OP.exec(line) ?? DIST_OP.exec(line);

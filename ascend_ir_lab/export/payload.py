@@ -9,6 +9,7 @@ from ascend_ir_lab.analysis.locations import source_map
 from ascend_ir_lab.dumps import Timeline
 from ascend_ir_lab.export.notes import clean_notes
 from ascend_ir_lab.export.packing import is_packed, unpack_payload
+from ascend_ir_lab.export.payload_check import structure_problems
 
 MIME_TYPE = "application/vnd.ascend-ir-lab.timeline+json"
 FORMAT = "ascend-ir-lab/timeline@1"
@@ -169,6 +170,8 @@ def validate_payload(payload: Mapping[str, Any]) -> list[str]:
             payload = unpack_payload(payload)
         except ValueError as e:
             return [str(e)]
+    if not isinstance(payload, Mapping):
+        return ["the payload is not a JSON object"]
     if payload.get("format") != FORMAT:
         problems.append(f"format is {payload.get('format')!r}, expected {FORMAT!r}")
     lines = payload.get("lines") or []
@@ -186,6 +189,7 @@ def validate_payload(payload: Mapping[str, Any]) -> list[str]:
             problems.append(f"dump {d['i']} refers to snapshot {d['snap']}, which does not exist")
         if len(problems) > 20:
             break
+    problems += structure_problems(payload)
     problems += _sync_check_problems(payload)
     return problems
 

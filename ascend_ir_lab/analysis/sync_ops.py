@@ -32,7 +32,8 @@ TABLE_FILE = "sync-ops.json"
 
 def load_table() -> dict[str, Any]:
     """The sync-op table as parsed JSON."""
-    text = resources.files("ascend_ir_lab").joinpath("static", TABLE_FILE).read_text("utf-8")
+    static = resources.files("ascend_ir_lab").joinpath("static")
+    text = static.joinpath(TABLE_FILE).read_text("utf-8")
     table: dict[str, Any] = json.loads(text)
     return table
 

@@ -102,7 +102,7 @@ def capture_info(run: Mapping[str, Any]) -> dict[str, Any]:
     """What the viewer's "capture passes" needs: whether this Run holds its per-pass dumps
     (false: a cheap record), and the autotune sweep it belongs to (configs, which one ran,
     which hold their passes; each config's Run by folder name)."""
-    extra = run.get("extra") if isinstance(run.get("extra"), dict) else {}
+    extra: dict[str, Any] = run["extra"] if isinstance(run.get("extra"), dict) else {}
     sweep = extra.get("autotune") if isinstance(extra.get("autotune"), dict) else None
     configs = []
     for c in (sweep or {}).get("configs") or []:

@@ -5,12 +5,12 @@ each note names a Dump. tests/data/golden/payload.json pins both sides."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 __all__ = ["structure_problems"]
 
 
-def _is_int(v: object) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 

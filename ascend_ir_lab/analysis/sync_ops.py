@@ -1,8 +1,10 @@
-"""The HIVM sync-op table (`static/sync-ops.json`): op names, their roles, the census the
-viewer opens with, triton-distributed primitives and the colour of each pipe.
+"""The HIVM sync-op table (`static/sync-ops.json`): op names, their roles, the patterns that
+recognise them on a line, the census the viewer opens with, triton-distributed primitives and
+the colour of each pipe.
 
 The viewer imports the same file at build time (`labextension/src/viewer/syncops.ts`), so the
-Python and TypeScript answers to "is this a sync op" come from one place.
+Python and TypeScript answers to "is this a sync op" come from one place;
+tests/data/golden/sync.json holds the answers both must give.
 """
 
 from __future__ import annotations

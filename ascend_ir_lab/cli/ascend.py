@@ -84,7 +84,7 @@ def _register_compile(subparsers: Any) -> None:
 
 
 def _compile(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.ttir_stage import parse_constexprs
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import parse_constexprs
 
     constexprs: dict[str, Any] = {}
     kernel, signature = args.kernel, args.signature
@@ -95,10 +95,14 @@ def _compile(args: argparse.Namespace) -> int:
 
         return triton_compile(args)
     from ascend_ir_lab.safe_text import for_terminal
-    from ascend_ir_lab.toolchains.ascend import RunInterrupted, StageFailedError, compile_kernel
+    from ascend_ir_lab.toolchains.ascend.compile import (
+        RunInterrupted,
+        StageFailedError,
+        compile_kernel,
+    )
 
     if not signature:
-        from ascend_ir_lab.toolchains.triton_upstream import compile_spec
+        from ascend_ir_lab.toolchains.triton.compile import compile_spec
 
         named, signature, constexprs = compile_spec(kernel.split("::")[0])
         if "::" in kernel and named.split("::")[1] != kernel.split("::")[1]:
@@ -157,7 +161,7 @@ def _register_repro(subparsers: Any) -> None:
 
 
 def _repro(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.repro import make_reproducer, run_reproducer
+    from ascend_ir_lab.toolchains.ascend.repro import make_reproducer, run_reproducer
 
     repro = make_reproducer(args.run, args.which, args.out)
     if repro.note:
@@ -233,7 +237,7 @@ def _when(mtime: float) -> str:
 
 
 def _cache_list(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.cache import cache_root, dump_root, list_entries
+    from ascend_ir_lab.toolchains.common.cache import cache_root, dump_root, list_entries
 
     entries = list_entries()
     if args.json:
@@ -255,7 +259,7 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # IR text is shown, ne
 
 
 def _cache_search(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.cache import search_entries
+    from ascend_ir_lab.toolchains.common.cache import search_entries
 
     hits = search_entries(args.text, jobs=args.jobs)
     if args.json:
@@ -278,7 +282,7 @@ def _cache_search(args: argparse.Namespace) -> int:
 
 
 def _cache_show(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.cache import find_entry, stage_of
+    from ascend_ir_lab.toolchains.common.cache import find_entry, stage_of
 
     e = find_entry(args.key)
     files = [
@@ -295,7 +299,7 @@ def _cache_show(args: argparse.Namespace) -> int:
 
 def _cache_open(args: argparse.Namespace) -> int:
     from ascend_ir_lab.dumps import open_timeline
-    from ascend_ir_lab.toolchains.cache import find_entry
+    from ascend_ir_lab.toolchains.common.cache import find_entry
 
     e = find_entry(args.key)
     tl = open_timeline(str(e.path))

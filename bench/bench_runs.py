@@ -77,10 +77,79 @@ def open_speed(mb: int) -> None:
         )
 
 
+def raw_twin(run: Path) -> Path:
+    """A copy of the Run `run` whose stage logs are plain `.log` files (as older Runs keep
+    them): the baseline a compressed Run opens against."""
+    import json
+
+    from ascend_ir_lab.dumps.blocks import open_zstd
+
+    twin = run.with_name(run.name + "-raw")
+    shutil.rmtree(twin, ignore_errors=True)
+    shutil.copytree(run, twin)
+    manifest = json.loads((twin / "run.json").read_text())
+    for stage in manifest["stages"]:
+        log = stage.get("log")
+        if isinstance(log, str) and log.endswith(".zst"):
+            packed = twin / log
+            with open(packed.with_suffix(""), "wb") as out:
+                for chunk in open_zstd(packed).chunks():
+                    out.write(chunk)
+            packed.unlink()
+            stage["log"] = log.removesuffix(".zst")
+    (twin / "run.json").write_text(json.dumps(manifest, indent=2))
+    return twin
+
+
+def big_run(mb: int) -> Path:
+    """A Run whose bishengir stage log is a real log repeated to about `mb` MB."""
+    from ascend_ir_lab.toolchains.run import RunWriter
+
+    out = WORK / f"run-big-{mb}mb"
+    if (out / "run.json").is_file():
+        return out
+    writer = RunWriter.create("big", {"toolchain": "ascend", "target": "Ascend910B3"}, out)
+    log = writer.log_path("bishengir")
+    shutil.copyfile(big_log(mb), log)
+    writer.add_stage({"name": "bishengir", "log": writer.relative(log), "artifact": None,
+                      "command": ["bishengir-compile"], "returncode": 0, "seconds": 0.0})  # fmt: skip
+    writer.finish("ir-complete-no-binary")
+    return out
+
+
+def commands_on(run: Path) -> dict[str, list[str]]:
+    """The commands that open a Run: list its dumps, print the last one, write its page."""
+    cli = [sys.executable, "-m", "ascend_ir_lab"]
+    page = str(WORK / f"{run.name}.html")
+    return {"inspect": [*cli, "inspect", str(run)], "show last": [*cli, "show", str(run), "last"],
+            "html": [*cli, "html", str(run), "-o", page]}  # fmt: skip
+
+
+def open_runs(run: Path, repeat: int = 3) -> None:
+    """Each command on the Run as written (.log.zst) and on its raw twin, interleaved."""
+    twin = raw_twin(run)
+    ours, raw = commands_on(run), commands_on(twin)
+    best: dict[tuple[str, str], float] = {}
+    for _ in range(repeat):
+        for name in ours:
+            for side, argv in (("zst", ours[name]), ("raw", raw[name])):
+                t = time.perf_counter()
+                subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+                took = time.perf_counter() - t
+                best[name, side] = min(best.get((name, side), took), took)
+    for name in ours:
+        report(f"{run.name}: {name}", best[name, "zst"], best[name, "raw"], "raw log",
+               "<= 1x (as fast)")  # fmt: skip
+
+
 def main() -> None:
     WORK.mkdir(exist_ok=True)
+    print(f"load: {os.getloadavg()}")
     run_size()
-    for mb in (sys.argv[1] if len(sys.argv) > 1 else "20,200").split(","):
+    open_runs(WORK / "run-matmul")
+    sizes = (sys.argv[1] if len(sys.argv) > 1 else "20,200").split(",")
+    open_runs(big_run(int(sizes[-1])))
+    for mb in sizes:
         open_speed(int(mb))
 
 

@@ -21,6 +21,7 @@ import json
 import linecache
 import math
 import os
+import shutil
 import threading
 import types
 import warnings
@@ -48,6 +49,8 @@ def npu_available() -> bool:
     Asked once per process: triton-ascend's driver probe warns about missing CANN tools
     each time it runs, and an NPU does not appear mid-session.
     """
+    if not _npu_compiler_present():
+        return False  # triton-ascend's driver is active only with CANN's compiler
     try:
         from triton.runtime import driver
 
@@ -56,6 +59,14 @@ def npu_available() -> bool:
             return str(driver.active.get_current_target().backend) == "npu"
     except Exception:  # noqa: BLE001 - "0 active drivers", no torch_npu, no CANN: all mean none
         return False
+
+
+def _npu_compiler_present() -> bool:
+    """Whether CANN's device compiler is where triton-ascend's driver looks for it (`bisheng`
+    on PATH, else `$TRITON_NPU_COMPILER_PATH/ccec`): without it no NPU driver is active, and
+    the answer needs neither triton nor a driver probe (half a second of imports)."""
+    root = os.environ.get("TRITON_NPU_COMPILER_PATH", "")
+    return bool(shutil.which("bisheng") or shutil.which(os.path.join(root, "ccec")))
 
 
 def _kernel_name(fn: Any) -> str:

@@ -45,6 +45,45 @@ def kernel_known(run: Run) -> bool:
     return ref is not None and ref() is not None
 
 
+def kernel_file_unchanged(run: Run) -> bool:
+    """Whether the kernel file the Run names (`extra.recompile.kernel`) still holds exactly
+    the code the Run compiled (its `source.py`), outside the Run folder: recompiling it then
+    runs the user's own file, the code the Run already shows, nothing the Run carries."""
+    how = (run.manifest.get("extra") or {}).get("recompile")
+    spec = how.get("kernel") if isinstance(how, dict) else None
+    if not isinstance(spec, str) or "::" not in spec:
+        return False
+    file = Path(spec.rpartition("::")[0])
+    try:
+        if not file.is_absolute() or file.resolve().is_relative_to(Path(run.path).resolve()):
+            return False
+        return file.read_bytes() == (Path(run.path) / "source.py").read_bytes()
+    except OSError:
+        return False
+
+
+def capture_on_open(run: Run, *, progress: Progress | None = None) -> tuple[Run, str | None]:
+    """A Run being opened, with its passes: a cheap record is recompiled with every pass
+    now when its kernel is at hand (compiled by this session, or its file unchanged since);
+    otherwise it opens as it is, with a line saying how to capture it."""
+    if passes_captured(run):
+        return run, None
+    if kernel_known(run) or kernel_file_unchanged(run):
+        return capture_passes(run, progress=progress), None
+    spec = ((run.manifest.get("extra") or {}).get("recompile") or {}).get("kernel")
+    why = (
+        "its kernel file changed since (or is gone)"
+        if spec
+        else "its kernel was defined in a notebook cell of another session"
+    )
+    note = (
+        f"{run.path}: a cheap record (no per-pass dumps), opened as it is: {why}; "
+        f"`ascend-ir-lab capture-passes {run.path}` (run.capture()) compiles it again with "
+        f"every pass, importing {spec or 'its kernel'}"
+    )
+    return run, note
+
+
 def passes_captured(run: Run) -> bool:
     """Whether the Run holds its per-pass dumps (Runs from before this field: yes)."""
     return bool((run.manifest.get("extra") or {}).get("passes_captured", True))

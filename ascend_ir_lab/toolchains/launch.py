@@ -21,7 +21,6 @@ import json
 import linecache
 import math
 import os
-import shutil
 import threading
 import types
 import warnings
@@ -36,6 +35,7 @@ from ascend_ir_lab.toolchains.kernel_args import launches_taken_over, specialise
 from ascend_ir_lab.toolchains.offline_kernel import OfflineKernel
 from ascend_ir_lab.toolchains.run import MANIFEST, Run, prepare_folder, safe_name, write_manifest
 from ascend_ir_lab.toolchains.specialise import Specialisation, npu_target
+from ascend_ir_lab.toolchains.tools import npu_compiler_present
 
 __all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available"]
 
@@ -49,7 +49,7 @@ def npu_available() -> bool:
     Asked once per process: triton-ascend's driver probe warns about missing CANN tools
     each time it runs, and an NPU does not appear mid-session.
     """
-    if not _npu_compiler_present():
+    if not npu_compiler_present():
         return False  # triton-ascend's driver is active only with CANN's compiler
     try:
         from triton.runtime import driver
@@ -59,14 +59,6 @@ def npu_available() -> bool:
             return str(driver.active.get_current_target().backend) == "npu"
     except Exception:  # noqa: BLE001 - "0 active drivers", no torch_npu, no CANN: all mean none
         return False
-
-
-def _npu_compiler_present() -> bool:
-    """Whether CANN's device compiler is where triton-ascend's driver looks for it (`bisheng`
-    on PATH, else `$TRITON_NPU_COMPILER_PATH/ccec`): without it no NPU driver is active, and
-    the answer needs neither triton nor a driver probe (half a second of imports)."""
-    root = os.environ.get("TRITON_NPU_COMPILER_PATH", "")
-    return bool(shutil.which("bisheng") or shutil.which(os.path.join(root, "ccec")))
 
 
 def _kernel_name(fn: Any) -> str:

@@ -51,6 +51,14 @@ def find_tool(name: str) -> Path:
     raise ToolNotFoundError(name, PACKAGES.get(name, name))
 
 
+def npu_compiler_present() -> bool:
+    """Whether CANN's device compiler is where triton-ascend's driver looks for it (`bisheng`
+    on PATH, else `$TRITON_NPU_COMPILER_PATH/ccec`): without it no NPU driver is active, and
+    saying so needs neither triton nor a driver probe (half a second of imports)."""
+    root = os.environ.get("TRITON_NPU_COMPILER_PATH", "")
+    return bool(shutil.which("bisheng") or shutil.which(os.path.join(root, "ccec")))
+
+
 def triton_ascend_available() -> bool:
     """Whether triton-ascend (importing as `triton`, with the ascend backend) is installed."""
     try:

@@ -47,11 +47,10 @@ Progress = Callable[[str, dict[str, Any]], None]
 def npu_available() -> bool:
     """Whether Triton has an active NPU driver on this host (False: launches cannot run).
 
-    Asked once per process: triton-ascend's driver probe warns about missing CANN tools
-    each time it runs, and an NPU does not appear mid-session.
-    """
+    Asked once per process (the driver probe warns about missing CANN tools each time it
+    runs); without CANN's compiler no driver can be active, and none is probed."""
     if not npu_compiler_present():
-        return False  # triton-ascend's driver is active only with CANN's compiler
+        return False
     try:
         from triton.runtime import driver
 

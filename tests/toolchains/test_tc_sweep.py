@@ -163,3 +163,21 @@ def test_a_record_opened_in_a_notebook_is_captured_with_progress(
     assert "scale_add: capturing every pass" in shown  # the progress display
     assert view.run.passes_captured
     assert any(d.stage == "bishengir" for d in view.timeline.dumps)
+
+
+def test_a_capture_that_fails_keeps_the_record(swept, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+
+    record = _record_copy(swept, tmp_path)
+    manifest = json.loads((record / "run.json").read_text())
+    manifest["kernel"]["signature"]["x_ptr"] = "*fp99"  # a Run edited by hand: no such type
+    (record / "run.json").write_text(json.dumps(manifest))
+    before = sorted(p.relative_to(record) for p in record.rglob("*"))
+    done = subprocess.run(
+        [sys.executable, "-m", "ascend_ir_lab", "inspect", str(record)],
+        capture_output=True, text=True, check=False, timeout=600,
+    )  # fmt: skip
+    assert "capturing its passes failed" in done.stderr and "kept as it was" in done.stderr
+    assert sorted(p.relative_to(record) for p in record.rglob("*")) == before
+    assert json.loads((record / "run.json").read_text()) == manifest
+    assert done.returncode == 0 and "ttir" in done.stdout  # opened as the record it is

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.errors import InputError, IRLabError
 from ascend_ir_lab.toolchains.common.run import Run, write_manifest
 
 Progress = Callable[[str, dict[str, Any]], None]
@@ -69,7 +69,10 @@ def capture_on_open(run: Run, *, progress: Progress | None = None) -> tuple[Run,
     if passes_captured(run):
         return run, None
     if kernel_known(run) or kernel_file_unchanged(run):
-        return capture_passes(run, progress=progress), None
+        try:
+            return capture_passes(run, progress=progress), None
+        except IRLabError as exc:
+            return Run(run.path), str(exc).splitlines()[0]
     spec = ((run.manifest.get("extra") or {}).get("recompile") or {}).get("kernel")
     why = (
         "its kernel file changed since (or is gone)"
@@ -110,22 +113,46 @@ def capture_passes(run: Run | str | os.PathLike[str], *, progress: Progress | No
     from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
 
     settings = {k: v for k, v in how.items() if k != "kernel"}
-    new = compile_kernel(
-        fn,
-        signature=kernel["signature"],
-        constexprs=kernel.get("constexprs") or {},
-        name=run.name,
-        out=run.path,
-        check=False,
-        dumps=True,
-        **settings,
-    )
+    with _record_kept(run):
+        new = compile_kernel(
+            fn,
+            signature=kernel["signature"],
+            constexprs=kernel.get("constexprs") or {},
+            name=run.name,
+            out=run.path,
+            check=False,
+            dumps=True,
+            **settings,
+        )
+        if not any(s.get("name") == "bishengir" for s in new.stages):
+            why = (new.manifest.get("status") or {}).get("text") or "no pass was printed"
+            raise IRLabError(
+                f"{run.path}: capturing its passes failed ({why}); the record is kept as it was"
+            )
     kept = {k: extra[k] for k in _KEPT_KEYS if k in extra}
     if kept:
         update_extra(new, kept)
     remember_kernel(new, fn)
     say("captured", {"run": new})
     return Run(new.path)
+
+
+@contextlib.contextmanager
+def _record_kept(run: Run) -> Iterator[None]:
+    """The record's folder as it was, put back when the block fails or is interrupted (a
+    capture writes into the same folder, so that its commands name the Run's own paths)."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-record-") as aside:
+        copy = Path(aside) / "record"
+        shutil.copytree(run.path, copy, symlinks=True)
+        try:
+            yield
+        except BaseException:
+            shutil.rmtree(run.path, ignore_errors=True)
+            shutil.copytree(copy, run.path, symlinks=True)
+            raise
 
 
 def _kernel_of(run: Run, how: Mapping[str, Any]) -> Any:

@@ -1,12 +1,13 @@
-"""Large compressed logs opened as fast as plain ones: decompressed once, kept, mapped.
+"""Compressed logs opened as fast as plain ones: decompressed once, kept, then read as plain.
 
-A `.log.zst` or `.gz` of at least the mapping size is decompressed the first time it is
-opened into a private cache folder (`<tmp>/ascend-ir-lab-<uid>-logs`, mode 0700, ours, or
-no cache at all), named after the compressed file's identity (device, inode, size,
-modification time, path): a file changed or replaced since gets a new name, and a name is
-only ever a complete file (written aside, then renamed). Later opens map the kept file, as a
-plain log is mapped; the least recently opened files go first once the folder holds more than
-CACHE_BYTES. A log whose reading raised warnings (truncated, no seek table) is not kept.
+A `.log.zst` or `.gz` is decompressed the first time it is opened into a private cache
+folder (`<tmp>/ascend-ir-lab-<uid>-logs`, mode 0700, ours, or no cache at all), named after
+the compressed file's identity (device, inode, size, modification time, path): a file
+changed or replaced since gets a new name, and a name is only ever a complete file (written
+aside, then renamed). Later opens read the kept file as a plain log of its size is read
+(whole, or mapped when large), with no decompressor at all; the least recently opened files
+go first once the folder holds more than CACHE_BYTES. A log whose reading raised warnings
+(truncated, no seek table) is not kept.
 """
 
 from __future__ import annotations
@@ -26,20 +27,19 @@ CACHE_BYTES = 4 << 30  # decompressed logs kept at most, all together
 
 
 def read_compressed(path: Path, opener: Callable[[Path], BlockText], limit: int) -> bytes:
-    """The text of the compressed log `path`: whole bytes under `limit`, else a mapping of
-    its decompressed form (kept for the next open where a private cache folder can be had)."""
+    """The text of the compressed log `path`, as a plain log of its size is read: whole
+    bytes under `limit`, else mapped. Its decompressed form is kept for the next open where
+    a private cache folder can be had (a kept log opens without the decompressor at all)."""
     folder = _cache_folder()
     kept = _kept_name(folder, path) if folder is not None else None
     if kept is not None:
-        mapped = _map(kept)
-        if mapped is not None:
-            with contextlib.suppress(OSError):
-                os.utime(kept)  # recently opened: evicted last
-            return mapped
+        found = _read_kept(kept, limit)
+        if found is not None:
+            return found
     text = opener(path)
-    if kept is None or len(text) < limit or text.warnings:
+    if kept is None or text.warnings:
         return small_whole(text, limit)
-    return _fill(text, kept) or small_whole(text, limit)
+    return _fill(text, kept, limit) or small_whole(text, limit)
 
 
 def _cache_folder() -> Path | None:
@@ -65,38 +65,48 @@ def _kept_name(folder: Path, path: Path) -> Path | None:
     return folder / (hashlib.sha256(identity.encode()).hexdigest()[:40] + ".log")
 
 
-def _map(kept: Path) -> bytes | None:
+def _read_kept(kept: Path, limit: int) -> bytes | None:
+    """The kept log: read whole under `limit` bytes, else mapped; None where there is none."""
     try:
         fd = os.open(kept, os.O_RDONLY | os.O_NOFOLLOW)
     except OSError:
         return None
     try:
-        if os.fstat(fd).st_size == 0:
+        size = os.fstat(fd).st_size
+        if size == 0:
             return None
-        mapped = WarnedMap(fd, 0, access=mmap.ACCESS_READ)
+        if size < limit:
+            with os.fdopen(os.dup(fd), "rb") as f:
+                data = f.read()
+        else:
+            data = WarnedMap(fd, 0, access=mmap.ACCESS_READ)
+            data.warnings = []
     except (OSError, ValueError):
         return None
     finally:
         os.close(fd)
-    mapped.warnings = []
-    return mapped  # type: ignore[return-value]
+    with contextlib.suppress(OSError):
+        os.utime(kept)  # recently opened: evicted last
+    return data  # type: ignore[return-value]
 
 
-def _fill(text: BlockText, kept: Path) -> bytes | None:
-    """Decompress `text` into the cache under `kept` (aside first, then renamed) and map it."""
+def _fill(text: BlockText, kept: Path, limit: int) -> bytes | None:
+    """Decompress `text` into the cache under `kept` (aside first, then renamed); its text
+    as `_read_kept` gives it."""
+    whole = bytes(text) if len(text) < limit else None
     aside = kept.with_name(f"{kept.stem}.{os.getpid()}.part")
     try:
         fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         with os.fdopen(fd, "wb") as out:
-            for block in text.chunks():
+            for block in [whole] if whole is not None else text.chunks():
                 out.write(block)
         os.replace(aside, kept)
     except OSError:
         with contextlib.suppress(OSError):
             aside.unlink()
-        return None
+        return whole
     _evict(kept.parent, keep=kept)
-    return _map(kept)
+    return whole if whole is not None else _read_kept(kept, limit)
 
 
 def _evict(folder: Path, *, keep: Path) -> None:

@@ -81,3 +81,21 @@ def test_the_least_recently_opened_go_first(
         sources.read_bytes(paths[-1])
     kept = sorted(p.stat().st_size for p in cache.iterdir())
     assert kept == [len(LOG) + 1, len(LOG) + 2]  # the first one opened was evicted
+
+
+def test_a_kept_log_opens_without_the_decompressor(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    zst = _zst(tmp_path, LOG)  # small: read whole, as a plain log of its size is
+    code = (
+        "import sys; from ascend_ir_lab.dumps import open_timeline; "
+        f"tl = open_timeline({str(zst)!r}); print(len(tl.dumps), 'zstandard' in sys.modules)"
+    )
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    first, second = (
+        subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       check=True).stdout.split()
+        for _ in range(2)
+    )  # fmt: skip
+    assert first[1] == "True" and second == [first[0], "False"]

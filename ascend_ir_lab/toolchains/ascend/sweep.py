@@ -203,11 +203,11 @@ def _autotune_defined_offline() -> Iterator[None]:
         kwargs["do_bench"] = kwargs.get("do_bench") or _no_device_to_time
         original(self, *args, **kwargs)
 
-    Autotuner.__init__ = init  # type: ignore[method-assign]
+    Autotuner.__init__ = init
     try:
         yield
     finally:
-        Autotuner.__init__ = original  # type: ignore[method-assign]
+        Autotuner.__init__ = original
 
 
 def update_extra(run: Run, fields: Mapping[str, Any]) -> Run:

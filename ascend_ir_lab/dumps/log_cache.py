@@ -79,15 +79,16 @@ def _read_kept(kept: Path, limit: int) -> bytes | None:
             with os.fdopen(os.dup(fd), "rb") as f:
                 data = f.read()
         else:
-            data = WarnedMap(fd, 0, access=mmap.ACCESS_READ)
-            data.warnings = []
+            mapped = WarnedMap(fd, 0, access=mmap.ACCESS_READ)
+            mapped.warnings = []
+            data = mapped  # type: ignore[assignment]  # bytes-like, as the reader takes it
     except (OSError, ValueError):
         return None
     finally:
         os.close(fd)
     with contextlib.suppress(OSError):
         os.utime(kept)  # recently opened: evicted last
-    return data  # type: ignore[return-value]
+    return data
 
 
 def _fill(text: BlockText, kept: Path, limit: int) -> bytes | None:

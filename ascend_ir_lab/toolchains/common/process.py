@@ -151,7 +151,7 @@ def _log_pipe() -> tuple[int, int]:
     with contextlib.suppress(OSError, AttributeError):
         import fcntl
 
-        fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)  # type: ignore[attr-defined]
+        fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
     return read_end, write_end
 
 

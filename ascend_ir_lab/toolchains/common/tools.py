@@ -9,6 +9,7 @@ import importlib.util
 import os
 import shutil
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -57,6 +58,24 @@ def npu_compiler_present() -> bool:
     saying so needs neither triton nor a driver probe (half a second of imports)."""
     root = os.environ.get("TRITON_NPU_COMPILER_PATH", "")
     return bool(shutil.which("bisheng") or shutil.which(os.path.join(root, "ccec")))
+
+
+@functools.lru_cache(maxsize=1)
+def npu_available() -> bool:
+    """Whether Triton has an active NPU driver on this host (False: launches cannot run).
+
+    Asked once per process (the driver probe warns about missing CANN tools each time it
+    runs); without CANN's compiler no driver can be active, and none is probed."""
+    if not npu_compiler_present():
+        return False
+    try:
+        from triton.runtime import driver
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return str(driver.active.get_current_target().backend) == "npu"
+    except Exception:  # noqa: BLE001 - "0 active drivers", no torch_npu, no CANN: all mean none
+        return False
 
 
 def triton_ascend_available() -> bool:

@@ -114,8 +114,10 @@ def _lazy(module: str, name: str) -> Callable[[argparse.Namespace], int]:
 
 
 def _open(path: str) -> Timeline:
+    from ascend_ir_lab.cli.npu import with_passes
     from ascend_ir_lab.dumps import open_timeline
 
+    with_passes(path)  # a cheap record opens with its passes
     return open_timeline(path)
 
 

@@ -16,14 +16,12 @@ results can be checked. Everything patched comes back on exit, also after an exc
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import linecache
 import math
 import os
 import threading
 import types
-import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,27 +34,11 @@ from ascend_ir_lab.toolchains.common.env import debug_switches
 from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
 from ascend_ir_lab.toolchains.common.run import prepare_folder
 from ascend_ir_lab.toolchains.common.specialise import Specialisation, npu_target
+from ascend_ir_lab.toolchains.common.tools import npu_available
 
 __all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available"]
 
 Progress = Callable[[str, dict[str, Any]], None]
-
-
-@functools.lru_cache(maxsize=1)
-def npu_available() -> bool:
-    """Whether Triton has an active NPU driver on this host (False: launches cannot run).
-
-    Asked once per process: triton-ascend's driver probe warns about missing CANN tools
-    each time it runs, and an NPU does not appear mid-session.
-    """
-    try:
-        from triton.runtime import driver
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return str(driver.active.get_current_target().backend) == "npu"
-    except Exception:  # noqa: BLE001 - "0 active drivers", no torch_npu, no CANN: all mean none
-        return False
 
 
 def _kernel_name(fn: Any) -> str:

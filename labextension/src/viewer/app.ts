@@ -11,6 +11,7 @@ import { ArrayRows, Cell, RowSet } from './rows';
 import { Matcher } from './search';
 import { SearchPanel } from './searchpanel';
 import { SourcePanel } from './sourcepanel';
+import { stageHeader } from './stages';
 import { Strip } from './strip';
 import { syncMarks, syncSummary } from './sync';
 import { appendVisible, shownText } from './text';
@@ -85,45 +86,11 @@ class Viewer {
       h('span', { cls: 'air-title', title: shownText(p.title) }, shownText(p.title)),
       h('span', { cls: 'air-meta' }, `${meta}${meta ? ' · ' : ''}${p.dumps.length} dumps, ${p.stages.length} stages`),
       button('?', 'keyboard shortcuts (?)', () => this.toggleHelp(), 'air-help-btn'));
-    const failure = this.failureHeader();
+    const head = stageHeader(this.model, i => this.go(i));
     const warnings = p.warnings.length ? h('div', { cls: 'air-warnings' }, ...p.warnings.map(w => h('div', null, `⚠ ${shownText(w)}`))) : null;
     const main = h('div', { cls: 'air-main' }, this.passes.node, p.source ? this.source.node : null,
       h('div', { cls: 'air-center' }, this.info, this.syncInfo, this.pane.labels, this.pane.list.node, this.pane.hscroll));
-    this.root.append(header, ...(failure ? [failure] : []), ...(warnings ? [warnings] : []), this.toolbar(), this.strip.node, this.search.node, main, this.notes.node);
-  }
-
-  /**
-   * Failure first: for each stage that failed, its failed pass (or its last), the first error
-   * lines it printed, and buttons to that pass and to the IR before it.
-   */
-  private failureHeader(): HTMLElement | null {
-    const { p } = this.model;
-    const rows: HTMLElement[] = [];
-    p.stages.forEach((st, s) => {
-      const dumps = p.dumps.filter(d => d.stage === s);
-      const failedPass = dumps.find(d => d.phase === 'failed');
-      if ((st.returncode ?? 0) === 0 && !failedPass) {
-        return;
-      }
-      const at = failedPass ?? dumps[dumps.length - 1];
-      const errors = p.messages.filter(m => m.stage === s && m.level === 'error').slice(0, 3);
-      const what = `✗ stage ${st.name} failed${st.returncode ? ` (exit code ${st.returncode})` : ''}`;
-      const row = h('div', { cls: 'air-failure', role: 'alert' }, h('span', { cls: 'air-failure-what' }, shownText(what)));
-      if (at) {
-        row.appendChild(button(`${failedPass ? 'failed pass' : 'last pass'} #${at.i} ${passLabel(at)}`, 'go to it (its diagnostics are shown with it)', () => this.go(at.i), 'air-link'));
-        const before = this.model.changeOf(at.i)[0];
-        if (before && before.i !== at.i) {
-          row.appendChild(button(`IR before it (#${before.i})`, 'the state the pass started from', () => this.go(before.i), 'air-link'));
-        }
-      }
-      for (const m of errors) {
-        const line = h('div', { cls: 'air-failure-msg' });
-        appendVisible(line, m.text.trim());
-        row.appendChild(line);
-      }
-      rows.push(row);
-    });
-    return rows.length ? h('div', { cls: 'air-failures' }, ...rows) : null;
+    this.root.append(header, ...head, ...(warnings ? [warnings] : []), this.toolbar(), this.strip.node, this.search.node, main, this.notes.node);
   }
 
   private toolbar(): HTMLElement {

@@ -224,6 +224,11 @@ export class Model {
     return byStage;
   }
 
+  /** Stages with no dump at all (a stage a cheap record planned, one that printed nothing). */
+  stagesWithoutDumps(): number[] {
+    return this.p.stages.map((_, s) => s).filter(s => !this.firstOfStage.has(s));
+  }
+
   /** Lines the pass added to (+) or removed from (−) the IR, by line count. */
   deltaLines(i: number): number | null {
     const [prev, d] = this.changeOf(i);

@@ -4,6 +4,7 @@
 
 import { clear, h } from './dom';
 import { formatMs, Model, passLabel } from './model';
+import { STAGE_STATUS, stageStatus, statusBadge } from './stages';
 import { shownText } from './text';
 
 export interface PassListEvents {
@@ -72,13 +73,21 @@ export class PassList {
     }
     for (const [s, dumps] of byStage) {
       const ms = this.model.stageMs.get(s);
-      const failed = dumps.some(i => p.dumps[i].phase === 'failed') || (p.stages[s].returncode ?? 0) !== 0;
-      this.body.appendChild(h('div', { cls: failed ? 'air-pl-stage air-pl-stage-failed' : 'air-pl-stage', role: 'presentation' },
+      const status = stageStatus(this.model, s);
+      const bad = status !== null && STAGE_STATUS[status]?.failure !== false;
+      this.body.appendChild(h('div', { cls: bad ? 'air-pl-stage air-pl-stage-failed' : 'air-pl-stage', role: 'presentation', data: { stage: String(s) } },
         h('span', { cls: 'air-pl-stagename' }, shownText(p.stages[s].name)),
-        h('span', { cls: 'air-pl-stageinfo' }, `${dumps.length} pass${dumps.length === 1 ? '' : 'es'}${ms ? ` · ${formatMs(ms.total)}` : ''}${failed ? ' · failed' : ''}`)));
+        h('span', { cls: 'air-pl-stageinfo' }, `${dumps.length} pass${dumps.length === 1 ? '' : 'es'}${ms ? ` · ${formatMs(ms.total)}` : ''}`),
+        statusBadge(this.model, s)));
       for (const e of this.model.entries(dumps)) {
         this.body.appendChild('run' in e ? this.groupRow(e.run) : this.row(e.dump));
       }
+    }
+    for (const s of this.model.stagesWithoutDumps()) {
+      this.body.appendChild(h('div', { cls: 'air-pl-stage air-pl-stage-empty', role: 'presentation', data: { stage: String(s) } },
+        h('span', { cls: 'air-pl-stagename' }, shownText(p.stages[s].name)),
+        h('span', { cls: 'air-pl-stageinfo' }, 'no passes'),
+        statusBadge(this.model, s)));
     }
     this.setCurrent(this.model.cur);
   }

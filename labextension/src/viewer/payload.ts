@@ -26,6 +26,8 @@ export interface Stage {
   name: string;
   command: string[];
   returncode: number | null;
+  /** How the stage ended when not well (docs/formats.md); null: it ended well or the payload does not say. */
+  status: string | null;
 }
 
 export interface Message {
@@ -160,7 +162,8 @@ function checkStage(raw: unknown, k: number): Stage {
   return {
     name: str(raw, 'name', where),
     command: cmd.map(c => String(c)),
-    returncode: typeof rc === 'number' ? rc : null
+    returncode: typeof rc === 'number' ? rc : null,
+    status: raw.status === undefined || raw.status === null ? null : str(raw, 'status', where)
   };
 }
 

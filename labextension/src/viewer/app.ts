@@ -1,5 +1,7 @@
 // The viewer: layout, navigation and keyboard. Hosts call mountViewer with the raw payload.
 
+import { isComparison, validateComparison } from './comparepayload';
+import { CompareView } from './compareview';
 import { append, button, checkbox, clear, h } from './dom';
 import { helpOverlay } from './help';
 import { Decorations, IRPane } from './irpane';
@@ -514,6 +516,9 @@ function errorPanel(message: string): HTMLElement {
 /** Validate the payload and draw the viewer into el (or an error panel if it is invalid). */
 export function mountViewer(el: HTMLElement, raw: unknown, host: ViewerHost = {}): ViewerHandle {
   clear(el);
+  if (isComparison(raw)) {
+    return mountComparison(el, raw);
+  }
   let viewer: Viewer;
   try {
     viewer = new Viewer(new Model(validatePayload(raw)), host);
@@ -525,6 +530,20 @@ export function mountViewer(el: HTMLElement, raw: unknown, host: ViewerHost = {}
   el.appendChild(viewer.root);
   viewer.start();
   return { setNotes: n => viewer.setNotes(n), dispose: () => clear(el) };
+}
+
+/** The view of two Runs side by side (a comparison payload); notes belong to each Run. */
+function mountComparison(el: HTMLElement, raw: unknown): ViewerHandle {
+  let view: CompareView;
+  try {
+    view = new CompareView(validateComparison(raw));
+  } catch (e) {
+    el.appendChild(errorPanel(e instanceof PayloadError ? e.message : `unexpected error: ${String(e)}`));
+    return { setNotes: () => undefined, dispose: () => clear(el) };
+  }
+  el.appendChild(view.root);
+  view.start();
+  return { setNotes: () => undefined, dispose: () => clear(el) };
 }
 
 /**

@@ -71,7 +71,8 @@ class Viewer {
         this.pane.redecorate(this.decorations());
       },
       onJump: i => this.go(i),
-      onStep: dir => this.stepHit(dir)
+      onStep: dir => this.stepHit(dir),
+      onCensus: () => this.passes.build()
     });
     this.source = new SourcePanel(model, () => this.afterSourcePick());
     this.notes = new NotesPanel(model, { onChange: () => this.notesChanged(), onJump: i => this.go(i) });

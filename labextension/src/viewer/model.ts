@@ -82,6 +82,8 @@ export class Model {
   /** First dumps of cleanup runs the user expanded while collapsing is on. */
   readonly expanded = new Set<number>();
   notes: Note[];
+  /** The op census drawn (ops and their count per snapshot), shown in the chart and the pass list. */
+  census: { ops: string[]; counts: Int32Array[] } | null = null;
   private orderCache: number[] | null = null;
   private views = new Map<string, SnapView>();
   private diffs = new Map<string, DiffEntry>();

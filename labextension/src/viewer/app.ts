@@ -6,6 +6,7 @@ import { append, button, checkbox, clear, h } from './dom';
 import { helpOverlay } from './help';
 import { Decorations, IRPane } from './irpane';
 import { formatMs, Model, passLabel, VIEW_MODES, ViewMode } from './model';
+import { namesSelect } from './names';
 import { NotesPanel } from './notes';
 import { PassList } from './passlist';
 import { checkNotes, Dump, isPacked, Note, PayloadError, SyncFinding, unpackPayload, validatePayload } from './payload';
@@ -113,7 +114,7 @@ class Viewer {
       h('span', { cls: 'air-views' }, ...this.viewButtons.values()),
       checkbox('no locs', 'drop #loc lines and loc(...) in every view', false, on => this.renorm(() => (this.model.norm = { ...this.model.norm, dropLoc: on }))),
       checkbox('diff locs', 'show loc(...) in the diff views too (hidden there by default; hover a line to see it)', false, on => this.renorm(() => (this.model.diffLocs = on))),
-      checkbox('canonical SSA', 'rename %values and ^blocks in order', false, on => this.renorm(() => (this.model.norm = { ...this.model.norm, canonSsa: on }))),
+      namesSelect(names => this.renorm(() => (this.model.norm = { ...this.model.norm, ...names }))),
       checkbox('sync lens', 'highlight hivm sync ops, pair set_flag/wait_flag (s)', false, on => this.setSync(on)));
   }
 
@@ -310,6 +311,7 @@ class Viewer {
       h('span', { cls: 'air-passname', title: shownText(passLabel(d)) }, shownText(passLabel(d))),
       h('span', { cls: 'air-passfull' }, d.pass !== passLabel(d) ? `(${shownText(d.pass)})` : ''),
       h('span', { cls: `air-phase air-phase-${d.phase}`, title: d.phase === 'before' && d.next >= 0 ? `IR printed before the pass; its output is #${d.next}, shown here` : '' }, d.phase === 'before' && d.next >= 0 ? `before → #${d.next}` : d.phase),
+      this.nestedNote(i),
       h('span', { cls: 'air-scopename', title: shownText(d.scope) }, shownText(d.scope)),
       h('span', { cls: 'air-change' }, d.changed ? change : 'unchanged'),
       h('span', { cls: 'air-lines' }, `${p.snapshots[this.model.shown(i).snap].length} lines${d.truncated ? ' (truncated)' : ''}`),
@@ -325,6 +327,17 @@ class Viewer {
       }
       this.info.appendChild(box);
     }
+  }
+
+  /** For a pass the inliner ran: whose change the IR up to the next dump is. */
+  private nestedNote(i: number): HTMLElement | null {
+    const inside = this.model.insideInliner(i);
+    if (!inside) {
+      return null;
+    }
+    const d = this.model.p.dumps[i];
+    const text = `inside inline (#${inside.inliner}): the change up to #${inside.after} is inline's and ${passLabel(d)}'s together`;
+    return h('span', { cls: 'air-nested', title: 'the inliner runs canonicalize on each function it visits; Before dumps show where each pass starts, not where the inliner ends' }, shownText(text));
   }
 
   private msText(stage: number, ms: number): string {

@@ -7,7 +7,8 @@ import { diffIds } from './diff';
 import { button, checkbox, h } from './dom';
 import { Decorations, IRPane } from './irpane';
 import { passLabel } from './model';
-import { LineTable, normalizeSnapshot, NormFlags, SnapView } from './normalize';
+import { LineTable, normalizeSnapshot, NormFlags, normKey, SnapView } from './normalize';
+import { namesSelect } from './names';
 import { Dump, Payload } from './payload';
 import { ArrayRows, countChanges, diffRows, IrRows, RowSet } from './rows';
 import { shownText } from './text';
@@ -96,7 +97,7 @@ export class CompareView {
       checkbox('differences only', 'list only the passes whose output differs or that run on one side', false, on => this.refilter(() => (this.onlyDiffering = on))),
       checkbox('hide noise', 'leave out differences that vary between identical compiles of A', false, on => this.refilter(() => (this.hideNoise = on))),
       checkbox('diff locs', 'show loc(...) (hidden by default: every line ends in one)', false, on => this.renorm({ ...this.norm, dropLoc: !on })),
-      checkbox('canonical SSA', 'rename %values and ^blocks in order on both sides', false, on => this.renorm({ ...this.norm, canonSsa: on })),
+      namesSelect(names => this.renorm({ ...this.norm, ...names })),
       h('span', { cls: 'air-cmp-keys' }, 'j/k: pair · n/p: next/previous difference · ]/[: change'));
   }
 
@@ -192,7 +193,7 @@ export class CompareView {
     if (d === null) {
       return { ids: [], orig: [] };
     }
-    const key = `${side}${d.snap}|${this.norm.dropLoc ? 1 : 0}${this.norm.canonSsa ? 1 : 0}`;
+    const key = `${side}${d.snap}|${normKey(this.norm)}`;
     let v = this.views.get(key);
     if (!v) {
       v = normalizeSnapshot(this.table, (side === 'a' ? this.c.a : this.c.b).snapshots[d.snap], this.norm);

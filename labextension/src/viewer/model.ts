@@ -1,7 +1,7 @@
 // Viewer state that does not touch the DOM: filters, navigation order, cached snapshot views.
 
 import { diffIds, Edit } from './diff';
-import { LineTable, normalizeSnapshot, NormFlags, SnapView } from './normalize';
+import { LineTable, normalizeSnapshot, NormFlags, normKey, SnapView } from './normalize';
 import { Dump, Message, Note, Payload } from './payload';
 import { addedMask, ArrayRows, countChanges, diffRows, IrRows, RowSet } from './rows';
 
@@ -226,6 +226,33 @@ export class Model {
     return byStage;
   }
 
+  /**
+   * For a Before dump printed inside the inliner's run (the MLIR inliner runs canonicalize on
+   * each function it visits, and Before dumps of that nested pipeline come between its own
+   * Before dump and the next module-level one): the inliner's dump and the first dump after
+   * the inliner's run. null otherwise. The change up to that dump is the inliner's and the
+   * nested passes' together, not the nested pass's alone.
+   */
+  insideInliner(i: number): { inliner: number; after: number } | null {
+    const d = this.p.dumps[i];
+    if (d.phase !== 'before' || d.scope === 'builtin.module' || passLabel(d) === 'inline') {
+      return null;
+    }
+    let j = i - 1;
+    while (j >= 0 && this.p.dumps[j].stage === d.stage && this.p.dumps[j].scope !== 'builtin.module') {
+      j--;
+    }
+    const head = j >= 0 ? this.p.dumps[j] : null;
+    if (!head || head.stage !== d.stage || head.phase !== 'before' || passLabel(head) !== 'inline') {
+      return null;
+    }
+    let k = i + 1;
+    while (k < this.p.dumps.length && this.p.dumps[k].stage === d.stage && this.p.dumps[k].scope !== 'builtin.module') {
+      k++;
+    }
+    return k < this.p.dumps.length && this.p.dumps[k].stage === d.stage ? { inliner: j, after: k } : null;
+  }
+
   /** Stages with no dump at all (a stage a cheap record planned, one that printed nothing). */
   stagesWithoutDumps(): number[] {
     return this.p.stages.map((_, s) => s).filter(s => !this.firstOfStage.has(s));
@@ -249,7 +276,7 @@ export class Model {
 
   snapView(snap: number): SnapView {
     const norm = this.shownNorm();
-    const key = `${snap}|${norm.dropLoc ? 1 : 0}${norm.canonSsa ? 1 : 0}`;
+    const key = `${snap}|${normKey(norm)}`;
     let v = this.views.get(key);
     if (!v) {
       v = normalizeSnapshot(this.table, this.p.snapshots[snap], norm);
@@ -280,7 +307,7 @@ export class Model {
   currentDiff(): DiffEntry {
     const [prevDump, d] = this.changeOf(this.cur);
     const norm = this.shownNorm();
-    const key = `${prevDump ? prevDump.snap : -1}>${d.snap}|${norm.dropLoc ? 1 : 0}${norm.canonSsa ? 1 : 0}`;
+    const key = `${prevDump ? prevDump.snap : -1}>${d.snap}|${normKey(norm)}`;
     let entry = this.diffs.get(key);
     if (entry) {
       this.diffs.delete(key); // re-inserted below: Map order is the recency order

@@ -93,7 +93,7 @@ def build_payload(
         "notes": kept_notes,
         "warnings": [*tl.warnings, *dropped],
         "sync_check": _sync_check(tl) if sync_check else {"dumps": {}},
-        "capture": capture_info(run),
+        "capture": {**capture_info(run), "folder": str(tl.path) if tl.run and tl.path else None},
     }
 
 

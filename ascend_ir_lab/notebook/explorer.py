@@ -238,7 +238,16 @@ class RunView:
         if self._widget is None:
             from ascend_ir_lab.notebook.widget import TimelineWidget
 
-            self._widget = TimelineWidget(self.payload())
+            capture = None
+            if self.run is not None:
+                from ascend_ir_lab.notebook.capture_button import capture_from_viewer
+
+                run = self.run
+
+                def capture(name: str, say: Any) -> dict[str, Any]:
+                    return capture_from_viewer(run, name, say)
+
+            self._widget = TimelineWidget(self.payload(), capture=capture)
             if self.run is not None:
                 self._widget.observe(self._keep_notes, names="notes")
         return self._widget

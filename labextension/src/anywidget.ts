@@ -3,7 +3,7 @@
 
 import { mountViewer } from './viewer/app';
 import type { Note } from './viewer/payload';
-import { LiveModel as AnyModel, registerModel } from './live';
+import { LiveModel as AnyModel, captureThrough, registerModel } from './live';
 
 function initialize({ model }: { model: AnyModel }): void {
   const key = model.get('key');
@@ -20,6 +20,9 @@ function render({ model, el }: { model: AnyModel; el: HTMLElement }): () => void
       model.set('notes', notes.map(n => ({ ...n })));
       model.save_changes();
       pushing = false;
+    },
+    capture(run: string, progress: (text: string) => void): Promise<void> | null {
+      return captureThrough(model, run, progress);
     }
   };
   let handle = mountViewer(el, model.get('payload'), host);

@@ -1,5 +1,6 @@
 // The viewer: layout, navigation and keyboard. Hosts call mountViewer with the raw payload.
 
+import { CaptureHost, captureBar } from './capture';
 import { isComparison, validateComparison } from './comparepayload';
 import { CompareView } from './compareview';
 import { append, button, checkbox, clear, h } from './dom';
@@ -19,7 +20,7 @@ import { Strip } from './strip';
 import { syncMarks, syncSummary } from './sync';
 import { appendVisible, shownText } from './text';
 
-export interface ViewerHost {
+export interface ViewerHost extends CaptureHost {
   /** Called with every note whenever the notes change in the page. */
   onNotesChange?(notes: Note[]): void;
 }
@@ -91,6 +92,10 @@ class Viewer {
       h('span', { cls: 'air-meta' }, `${meta}${meta ? ' · ' : ''}${p.dumps.length} dumps, ${p.stages.length} stages`),
       button('?', 'keyboard shortcuts (?)', () => this.toggleHelp(), 'air-help-btn'));
     const head = stageHeader(this.model, i => this.go(i));
+    const capture = captureBar(p.capture, this.host);
+    if (capture) {
+      head.push(capture);
+    }
     const warnings = p.warnings.length ? h('div', { cls: 'air-warnings' }, ...p.warnings.map(w => h('div', null, `⚠ ${shownText(w)}`))) : null;
     const main = h('div', { cls: 'air-main' }, this.passes.node, p.source ? this.source.node : null,
       h('div', { cls: 'air-center' }, this.info, this.syncInfo, this.pane.labels, this.pane.list.node, this.pane.hscroll));

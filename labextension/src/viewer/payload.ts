@@ -69,6 +69,27 @@ export interface SyncFinding {
   message: string;
 }
 
+/** One config of an autotune sweep (payload `capture.configs`). */
+export interface SweepConfig {
+  index: number | null;
+  /** The config as the Run records it, drawn as JSON text. */
+  config: string;
+  status: string;
+  passesCaptured: boolean;
+  /** The config's Run folder name (a sibling of this Run), or null. */
+  run: string | null;
+}
+
+/** What the "capture passes" button needs (payload `capture`). */
+export interface Capture {
+  passesCaptured: boolean;
+  configs: SweepConfig[];
+  chosen: number | null;
+  note: string;
+  /** The Run folder, for the command that captures it from a shell (null: unknown). */
+  folder: string | null;
+}
+
 export interface Payload {
   format: string;
   title: string;
@@ -84,6 +105,7 @@ export interface Payload {
   warnings: string[];
   /** Sync-checker findings per dump index (payload key `sync_check`), empty when absent. */
   syncCheck: Map<number, SyncFinding[]>;
+  capture: Capture | null;
 }
 
 export class PayloadError extends Error {}
@@ -294,6 +316,42 @@ function checkSyncCheck(raw: unknown, nDumps: number): Map<number, SyncFinding[]
   return out;
 }
 
+function optString(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+function configText(v: unknown): string {
+  if (typeof v === 'string') {
+    return v;
+  }
+  try {
+    return JSON.stringify(v) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** The capture info, types checked field by field (a wrong field is dropped, not fatal). */
+function checkCapture(raw: unknown): Capture | null {
+  if (!isObj(raw)) {
+    return null;
+  }
+  const configs = (Array.isArray(raw.configs) ? raw.configs : []).filter(isObj).map(c => ({
+    index: typeof c.index === 'number' && Number.isInteger(c.index) ? c.index : null,
+    config: configText(c.config),
+    status: typeof c.status === 'string' ? c.status : '',
+    passesCaptured: c.passes_captured === true,
+    run: optString(c.run)
+  }));
+  return {
+    passesCaptured: raw.passes_captured !== false,
+    configs,
+    chosen: typeof raw.chosen === 'number' ? raw.chosen : null,
+    note: typeof raw.note === 'string' ? raw.note : '',
+    folder: optString(raw.folder)
+  };
+}
+
 function checkFormat(raw: Obj): string {
   const format = str(raw, 'format', 'payload');
   const version = Number(format.slice(FORMAT_PREFIX.length));
@@ -333,7 +391,8 @@ export function validatePayload(raw: unknown): Payload {
     srcmap: checkSrcmap(raw.srcmap, snapshots.length),
     notes: checkNotes(raw.notes, dumps),
     warnings,
-    syncCheck: checkSyncCheck(raw.sync_check, dumps.length)
+    syncCheck: checkSyncCheck(raw.sync_check, dumps.length),
+    capture: checkCapture(raw.capture)
   };
 }
 

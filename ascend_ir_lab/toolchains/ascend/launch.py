@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.env import debug_switches
-from ascend_ir_lab.toolchains.kernel_args import launches_taken_over, specialised
-from ascend_ir_lab.toolchains.offline_kernel import OfflineKernel
-from ascend_ir_lab.toolchains.run import MANIFEST, Run, prepare_folder, safe_name, write_manifest
-from ascend_ir_lab.toolchains.specialise import Specialisation, npu_target
+from ascend_ir_lab.runs import MANIFEST, Run, safe_name, write_manifest
+from ascend_ir_lab.toolchains.ascend.offline_kernel import OfflineKernel
+from ascend_ir_lab.toolchains.common.env import debug_switches
+from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
+from ascend_ir_lab.toolchains.common.run import prepare_folder
+from ascend_ir_lab.toolchains.common.specialise import Specialisation, npu_target
 
 __all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available"]
 
@@ -202,7 +203,7 @@ class LaunchCapture:
         return index not in self.configs
 
     def _capture(self, run: Run) -> Run | BaseException:
-        from ascend_ir_lab.toolchains.sweep import capture_passes
+        from ascend_ir_lab.toolchains.ascend.sweep import capture_passes
 
         try:
             return capture_passes(run, progress=self._say)
@@ -211,7 +212,7 @@ class LaunchCapture:
             return exc
 
     def _record_sweep(self, kernel: str, key: tuple[Any, ...], run: Run) -> Run:
-        from ascend_ir_lab.toolchains.sweep import sweep_record, update_extra
+        from ascend_ir_lab.toolchains.ascend.sweep import sweep_record, update_extra
 
         configs = self.sweeps[kernel]
         chosen = next((c["index"] for c in configs if c.get("_key") == key), None)
@@ -252,7 +253,7 @@ class LaunchCapture:
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)
             return exc
-        from ascend_ir_lab.toolchains.sweep import remember_kernel
+        from ascend_ir_lab.toolchains.ascend.sweep import remember_kernel
 
         run = annotate_run(run, fn, {"interpret": self.interpret})
         remember_kernel(run, fn)
@@ -310,10 +311,10 @@ def compile_watched(
     The compile runs in a worker thread; this thread watches the Run's manifest (written
     after every stage) and reports. Nothing is reported while the in-process ttir stage
     holds fds 1/2, so progress never lands in the compile log. `compile_fn` replaces
-    Ascend's compile_kernel (launch_upstream passes upstream Triton's).
+    Ascend's compile_kernel (toolchains.triton.launch passes upstream Triton's).
     """
     if compile_fn is None:
-        from ascend_ir_lab.toolchains.ascend import compile_kernel as compile_fn
+        from ascend_ir_lab.toolchains.ascend.compile import compile_kernel as compile_fn
 
     result: dict[str, Any] = {}
 
@@ -687,7 +688,7 @@ def compile_defined(
     **settings: Any,
 ) -> Run:
     """Compile a kernel that was only defined (no launch), with a written signature."""
-    from ascend_ir_lab.toolchains.ttir_stage import parse_constexprs, parse_signature
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import parse_constexprs, parse_signature
 
     capture = LaunchCapture(progress=progress, **settings)
     sig, consts = parse_signature(signature), parse_constexprs(constexprs)

@@ -33,7 +33,7 @@ def capture_from_viewer(run: Any, name: str, say: Callable[[str], None]) -> dict
     """Capture the passes of `name` (see _target), telling `say` how it goes; returns the
     payload of the captured Run."""
     from ascend_ir_lab.notebook.explorer import RunView
-    from ascend_ir_lab.toolchains.run import Run
+    from ascend_ir_lab.toolchains.common.run import Run
 
     target = Run(_target(run, name))
     start = time.perf_counter()

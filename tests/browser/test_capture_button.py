@@ -36,7 +36,7 @@ add_tuned[lambda meta: (triton.cdiv(4096, meta["BLOCK"]),)](tx, ty, tout, 4096)
 
 
 def _triton_ascend() -> None:
-    from ascend_ir_lab.toolchains.tools import triton_ascend_available
+    from ascend_ir_lab.toolchains.common.tools import triton_ascend_available
 
     if not triton_ascend_available():
         pytest.skip("triton-ascend is not importable: pip install -e '.[ascend]'")
@@ -44,7 +44,7 @@ def _triton_ascend() -> None:
 
 def test_offline_page_says_what_to_run(browser: Any, tmp_path: Path) -> None:
     _triton_ascend()
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
     from tests.kernels import vadd
 
     c = vadd.COMPILE

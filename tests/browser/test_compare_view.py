@@ -22,11 +22,11 @@ LONG = 180_000  # ms: a cold kernel on a busy two-core machine
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Run folders fine, barrier (barrier-all sync) and fine2 (fine compiled again)."""
-    from ascend_ir_lab.toolchains.tools import triton_ascend_available
+    from ascend_ir_lab.toolchains.common.tools import triton_ascend_available
 
     if not triton_ascend_available():
         pytest.skip("triton-ascend is not importable: pip install -e '.[ascend]'")
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
     from tests.kernels import matmul
 
     c, root = matmul.COMPILE, tmp_path_factory.mktemp("cmp")

@@ -58,11 +58,11 @@ def test_messages_sit_on_their_stage_and_failure_comes_first(
 def ub_overflow_run(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """tests/kernels/matmul.py with 64x64 tiles, compiled by the real tools: bishengir's
     hivm-plan-memory fails with "ub overflow" (its failed-pass dumps are printed)."""
-    from ascend_ir_lab.toolchains.tools import triton_ascend_available
+    from ascend_ir_lab.toolchains.common.tools import triton_ascend_available
 
     if not triton_ascend_available():
         pytest.skip("triton-ascend is not importable: pip install -e '.[ascend]'")
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
     from tests.kernels import matmul
 
     c = matmul.COMPILE_UB_OVERFLOW

@@ -16,13 +16,13 @@ pytestmark = pytest.mark.browser
 
 
 def _compile(module: str, out: Path, **options: Any) -> Any:
-    from ascend_ir_lab.toolchains.tools import triton_ascend_available
+    from ascend_ir_lab.toolchains.common.tools import triton_ascend_available
 
     if not triton_ascend_available():
         pytest.skip("triton-ascend is not importable: pip install -e '.[ascend]'")
     import importlib
 
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
 
     c = importlib.import_module(f"tests.kernels.{module}").COMPILE
     return compile_kernel(f"{KERNELS / (module + '.py')}::{c['kernel']}", signature=c["signature"],

@@ -46,5 +46,12 @@ def capture_from_viewer(run: Any, name: str, say: Callable[[str], None]) -> dict
 
     if target.passes_captured:
         say(f"{target.name} already holds its passes; opening them …")
-    new = target.capture(progress=progress)
-    return RunView.of(new).payload()
+    view = RunView.of(target.capture(progress=progress))
+    payload = view.payload()
+    index = next(
+        (c.get("index") for c in capture_info(run.manifest)["configs"] if c.get("run") == name),
+        None,
+    )
+    if name and index is not None:  # say which config of the sweep is shown now
+        payload["title"] = f"{view.title()} · autotune config #{index}"
+    return payload

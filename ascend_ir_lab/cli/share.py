@@ -56,10 +56,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd_html(args: Any) -> int:
+    from ascend_ir_lab.cli.npu import with_passes
     from ascend_ir_lab.export.files import save_comparison_html, save_html
 
+    with_passes(args.path)  # a cheap record opens with its passes
     compress = False if args.plain else None
     if args.compare:
+        with_passes(args.compare)
         out = save_comparison_html(
             args.path, args.compare, args.out, noise=args.noise, title=args.title,
             compress=compress,

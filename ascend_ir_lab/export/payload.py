@@ -9,6 +9,7 @@ from ascend_ir_lab.analysis.locations import source_map
 from ascend_ir_lab.dumps import Timeline
 from ascend_ir_lab.export.notes import clean_notes
 from ascend_ir_lab.export.packing import is_packed, unpack_payload
+from ascend_ir_lab.export.payload_check import structure_problems
 
 MIME_TYPE = "application/vnd.ascend-ir-lab.timeline+json"
 FORMAT = "ascend-ir-lab/timeline@1"
@@ -101,7 +102,7 @@ def capture_info(run: Mapping[str, Any]) -> dict[str, Any]:
     """What the viewer's "capture passes" needs: whether this Run holds its per-pass dumps
     (false: a cheap record), and the autotune sweep it belongs to (configs, which one ran,
     which hold their passes; each config's Run by folder name)."""
-    extra = run.get("extra") if isinstance(run.get("extra"), dict) else {}
+    extra: dict[str, Any] = run["extra"] if isinstance(run.get("extra"), dict) else {}
     sweep = extra.get("autotune") if isinstance(extra.get("autotune"), dict) else None
     configs = []
     for c in (sweep or {}).get("configs") or []:
@@ -128,15 +129,16 @@ def _sync_check(tl: Timeline) -> dict[str, Any]:
 
 
 def _stages(
-    names: list[str], meta: Mapping[str, Any], run: Mapping[str, Any], tl: Timeline
+    names: list[str], meta: Mapping[Any, Any], run: Mapping[str, Any], tl: Timeline
 ) -> list[dict[str, Any]]:
     """The payload's stages, each with the `status` a viewer shows when it did not simply end
     well; the stages a cheap record planned but did not run come last, `skipped`."""
     failed = {d.stage for d in tl.dumps if d.phase == "failed"}
-    code = (run.get("status") or {}).get("code") if isinstance(run.get("status"), dict) else None
+    status = run.get("status")
+    code = status.get("code") if isinstance(status, dict) else None
     out = [_stage(n, meta.get(n), n in failed, code) for n in names]
-    extra = run.get("extra") if isinstance(run.get("extra"), dict) else {}
-    for planned in extra.get("planned_stages") or []:
+    extra = run.get("extra")
+    for planned in (extra.get("planned_stages") if isinstance(extra, dict) else None) or []:
         name = planned.get("name") if isinstance(planned, dict) else None
         if isinstance(name, str) and name not in names:
             command = planned.get("command")
@@ -198,6 +200,8 @@ def validate_payload(payload: Mapping[str, Any]) -> list[str]:
             payload = unpack_payload(payload)
         except ValueError as e:
             return [str(e)]
+    if not isinstance(payload, Mapping):
+        return ["the payload is not a JSON object"]
     if payload.get("format") != FORMAT:
         problems.append(f"format is {payload.get('format')!r}, expected {FORMAT!r}")
     lines = payload.get("lines") or []
@@ -215,6 +219,7 @@ def validate_payload(payload: Mapping[str, Any]) -> list[str]:
             problems.append(f"dump {d['i']} refers to snapshot {d['snap']}, which does not exist")
         if len(problems) > 20:
             break
+    problems += structure_problems(payload)
     problems += _sync_check_problems(payload)
     return problems
 

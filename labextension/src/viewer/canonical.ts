@@ -16,8 +16,7 @@ const FUNC = /^\s*(?:func\.func|tt\.func|llvm\.func)\b/;
 const BLOCK = /^(\s*)(\^[\w$.-]+)(\((.*)\))?:/;
 const ARG = /(%[\w$.-]+)\s*:/g;
 const ARG_DECL = /(%[\w$.-]+)\s*:\s*((?:[^,(){}<>]|<[^<>]*(?:<[^<>]*>[^<>]*)*>)+)/g;
-const FOR =
-  /^(?<head>.*?\bscf\.for\s+)(?<iv>%[\w$.-]+)(?<mid>\s*=.*?)(?:\biter_args\((?<iters>.*?)\)\s*->\s*\((?<types>[^)]*)\))?(?<tail>\s*(?::\s*\S+\s*)?\{\s*)$/;
+const FOR = /^(?<head>.*?\bscf\.for\s+)(?<iv>%[\w$.-]+)(?<mid>\s*=.*?)(?:\biter_args\((?<iters>.*?)\)\s*->\s*\((?<types>[^)]*)\))?(?<tail>\s*(?::\s*\S+\s*)?\{\s*)$/;
 const YIELD = /^(\s*)scf\.yield\s+(.*?)\s*:\s*(.*)$/;
 const SPACE = /\s+/g;
 const HASHED = /%[hi][0-9a-f]{12}(?:_\d+)?/g;
@@ -178,7 +177,11 @@ class Canonicaliser {
   private argsByType(text: string): string {
     const seen = new Map<string, number>();
     for (const m of text.split('->')[0].matchAll(ARG_DECL)) {
-      const tag = m[2].replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 24) || 'a';
+      const tag =
+        m[2]
+          .replace(/[^A-Za-z0-9]+/g, '_')
+          .replace(/^_+|_+$/g, '')
+          .slice(0, 24) || 'a';
       const k = seen.get(tag) ?? 0;
       seen.set(tag, k + 1);
       this.names.set(m[1], `%${tag}_${k}`);
@@ -198,7 +201,9 @@ class Canonicaliser {
       this.names.set(name, `%h${key}`);
       return `%h${key}${count ? `:${count}` : ''} = ${rhs}`;
     }
-    parts.forEach((name, k) => this.names.set(name, `%h${key}_${k}`));
+    parts.forEach((name, k) => {
+      this.names.set(name, `%h${key}_${k}`);
+    });
     return `${parts.map((_, k) => `%h${key}_${k}`).join(', ')} = ${rhs}`;
   }
 
@@ -215,10 +220,15 @@ class Canonicaliser {
     const inits = iters.map(p => (p.length > 1 ? this.use(p[1]) : ''));
     const typeOf = (k: number): string => (k < types.length ? types[k] : '');
     const order = iters.map((_, k) => k).sort((x, y) => byCodePoint(inits[x], inits[y]) || byCodePoint(typeOf(x), typeOf(y)) || x - y);
-    iters.forEach((p, k) => this.names.set(p[0], `%i${canonHash(inits[k] + typeOf(k))}`));
+    iters.forEach((p, k) => {
+      this.names.set(p[0], `%i${canonHash(inits[k] + typeOf(k))}`);
+    });
     this.yields.set(indent + 2, order);
     const pairs = order.map(k => `${this.names.get(iters[k][0])} = ${inits[k]}`).join(', ');
-    const kinds = order.filter(k => k < types.length).map(k => types[k]).join(', ');
+    const kinds = order
+      .filter(k => k < types.length)
+      .map(k => types[k])
+      .join(', ');
     return `${head}iter_args(${pairs}) -> (${kinds})${tail}`;
   }
 
@@ -230,7 +240,10 @@ class Canonicaliser {
     if (values.length !== order.length) {
       return `scf.yield ${values.join(', ')} : ${types.join(', ')}`;
     }
-    return `scf.yield ${order.map(k => values[k]).join(', ')} : ${order.filter(k => k < types.length).map(k => types[k]).join(', ')}`;
+    return `scf.yield ${order.map(k => values[k]).join(', ')} : ${order
+      .filter(k => k < types.length)
+      .map(k => types[k])
+      .join(', ')}`;
   }
 }
 
@@ -257,20 +270,24 @@ export function canonicalLines(lines: readonly string[]): { lines: string[]; ori
     }
   });
   const permuted = loops.size
-    ? out.map(s => s.replace(PERMUTED, (all, name: string, k: string) => {
-      const order = loops.get(name);
-      const at = Number(k);
-      return order && at < order.length ? `${name}#${order.indexOf(at)}` : all;
-    }))
+    ? out.map(s =>
+        s.replace(PERMUTED, (all, name: string, k: string) => {
+          const order = loops.get(name);
+          const at = Number(k);
+          return order && at < order.length ? `${name}#${order.indexOf(at)}` : all;
+        })
+      )
     : out;
   const names = new Map<string, string>();
-  const renamed = permuted.map(s => s.replace(HASHED, h => {
-    let v = names.get(h);
-    if (v === undefined) {
-      v = `%v${names.size}`;
-      names.set(h, v);
-    }
-    return v;
-  }));
+  const renamed = permuted.map(s =>
+    s.replace(HASHED, h => {
+      let v = names.get(h);
+      if (v === undefined) {
+        v = `%v${names.size}`;
+        names.set(h, v);
+      }
+      return v;
+    })
+  );
   return { lines: renamed, orig };
 }

@@ -4,7 +4,7 @@
 // offline page says what command to run instead.
 
 import { button, h } from './dom';
-import { Capture } from './payload';
+import type { Capture } from './payload';
 import { shownText } from './text';
 
 export interface CaptureHost {
@@ -37,9 +37,10 @@ export function captureBar(c: Capture | null, host: CaptureHost): HTMLElement | 
   const bar = h('div', { cls: 'air-capture', role: 'region', aria: { label: 'capture passes' } });
   const buttons: HTMLButtonElement[] = [];
   const start = (run: string, what: string): void => {
-    const pending = host.capture?.(run, text => {
-      last = text;
-    }) ?? null;
+    const pending =
+      host.capture?.(run, text => {
+        last = text;
+      }) ?? null;
     if (pending === null) {
       status.textContent = shownText(`No kernel behind this page: in a terminal, run  ascend-ir-lab capture-passes ${folderOf(c, run)}  (or Run(path).capture() in Python), then open the Run again.`);
       status.classList.add('air-capture-how');
@@ -52,15 +53,22 @@ export function captureBar(c: Capture | null, host: CaptureHost): HTMLElement | 
     };
     tick();
     const timer = setInterval(tick, 1000);
-    buttons.forEach(b => (b.disabled = true));
-    pending.then(() => {
-      clearInterval(timer);
-      status.textContent = shownText(`passes of ${what} captured`);
-    }, (e: unknown) => {
-      clearInterval(timer);
-      status.textContent = shownText(`✗ ${e instanceof Error ? e.message : String(e)}`);
-      buttons.forEach(b => (b.disabled = false));
-    });
+    for (const b of buttons) {
+      b.disabled = true;
+    }
+    pending.then(
+      () => {
+        clearInterval(timer);
+        status.textContent = shownText(`passes of ${what} captured`);
+      },
+      (e: unknown) => {
+        clearInterval(timer);
+        status.textContent = shownText(`✗ ${e instanceof Error ? e.message : String(e)}`);
+        for (const b of buttons) {
+          b.disabled = false;
+        }
+      }
+    );
   };
   if (!c.passesCaptured) {
     bar.appendChild(h('span', null, 'This Run is a cheap record: no per-pass dumps.'));
@@ -71,7 +79,12 @@ export function captureBar(c: Capture | null, host: CaptureHost): HTMLElement | 
     bar.appendChild(h('span', null, `autotune sweep: ${c.configs.length} configs${have.length ? `; passes of ${have.join(', ')}` : ''}`));
     for (const k of missing) {
       const what = `config #${k.index ?? '?'} ${k.config}`;
-      const b = button(`capture passes: #${k.index ?? '?'} ${short(shownText(k.config))}`, shownText(`${what} (${k.status || 'record only'}; Run ${k.run})`), () => start(k.run as string, what), 'air-capture-btn');
+      const b = button(
+        `capture passes: #${k.index ?? '?'} ${short(shownText(k.config))}`,
+        shownText(`${what} (${k.status || 'record only'}; Run ${k.run})`),
+        () => start(k.run as string, what),
+        'air-capture-btn'
+      );
       b.dataset.run = k.run as string;
       buttons.push(b);
     }

@@ -2,7 +2,7 @@
 // Run's timeline payload over one shared line table, and the pass-aligned pairs. Validated in
 // full before anything is drawn, as the timeline payload is.
 
-import { Dump, Payload, PayloadError, validatePayload } from './payload';
+import { type Dump, type Payload, PayloadError, validatePayload } from './payload';
 
 export const COMPARE_PREFIX = 'ascend-ir-lab/compare@';
 export const PAIR_KINDS = ['same', 'real', 'noise', 'inherited', 'only-a', 'only-b'] as const;

@@ -2,15 +2,15 @@
 // one side only; replaced passes shown as A's → B's), the first (real) divergence a click
 // away, and the two IRs of the picked pair side by side as a diff over one line table.
 
-import { Comparison, Pair, PairKind } from './comparepayload';
+import type { Comparison, Pair, PairKind } from './comparepayload';
 import { diffIds } from './diff';
 import { button, checkbox, h } from './dom';
-import { Decorations, IRPane } from './irpane';
+import { type Decorations, IRPane } from './irpane';
 import { passLabel } from './model';
-import { LineTable, normalizeSnapshot, NormFlags, normKey, SnapView } from './normalize';
 import { namesSelect } from './names';
-import { Dump, Payload } from './payload';
-import { ArrayRows, countChanges, diffRows, IrRows, RowSet } from './rows';
+import { LineTable, type NormFlags, normalizeSnapshot, normKey, type SnapView } from './normalize';
+import type { Dump, Payload } from './payload';
+import { ArrayRows, countChanges, diffRows, IrRows, type RowSet } from './rows';
 import { shownText } from './text';
 
 const KINDS: Record<PairKind, { mark: string; text: string }> = {
@@ -54,9 +54,11 @@ export class CompareView {
     this.root = h('div', { cls: 'air-root air-compare', tabindex: 0, role: 'application', aria: { label: `two Runs side by side: ${shownText(c.title)}` } });
     this.root.setAttribute('data-lm-suppress-shortcuts', 'true');
     this.root.addEventListener('keydown', ev => this.onKey(ev));
-    this.root.append(this.header(), this.toolbar(),
-      h('div', { cls: 'air-main' }, h('div', { cls: 'air-passlist air-cmp-side' }, this.list),
-        h('div', { cls: 'air-center' }, this.info, this.pane.labels, this.pane.list.node, this.pane.hscroll)));
+    this.root.append(
+      this.header(),
+      this.toolbar(),
+      h('div', { cls: 'air-main' }, h('div', { cls: 'air-passlist air-cmp-side' }, this.list), h('div', { cls: 'air-center' }, this.info, this.pane.labels, this.pane.list.node, this.pane.hscroll))
+    );
   }
 
   private header(): HTMLElement {
@@ -86,19 +88,25 @@ export class CompareView {
       jumps.appendChild(h('span', null, 'every pass prints the same IR on both sides'));
     }
     const summary = h('details', { cls: 'air-cmp-summary' }, h('summary', null, 'summary'), h('pre', null, shownText(c.summary.join('\n'))));
-    return h('div', { cls: 'air-cmp-head' },
-      h('div', { cls: 'air-header' }, h('span', { cls: 'air-title', title: shownText(c.title) }, shownText(c.title)),
-        h('span', { cls: 'air-meta air-cmp-counts' }, parts.join(' · '))),
-      jumps, summary);
+    return h(
+      'div',
+      { cls: 'air-cmp-head' },
+      h('div', { cls: 'air-header' }, h('span', { cls: 'air-title', title: shownText(c.title) }, shownText(c.title)), h('span', { cls: 'air-meta air-cmp-counts' }, parts.join(' · '))),
+      jumps,
+      summary
+    );
   }
 
   private toolbar(): HTMLElement {
-    return h('div', { cls: 'air-toolbar', role: 'toolbar', aria: { label: 'comparison options' } },
+    return h(
+      'div',
+      { cls: 'air-toolbar', role: 'toolbar', aria: { label: 'comparison options' } },
       checkbox('differences only', 'list only the passes whose output differs or that run on one side', false, on => this.refilter(() => (this.onlyDiffering = on))),
       checkbox('hide noise', 'leave out differences that vary between identical compiles of A', false, on => this.refilter(() => (this.hideNoise = on))),
       checkbox('diff locs', 'show loc(...) (hidden by default: every line ends in one)', false, on => this.renorm({ ...this.norm, dropLoc: !on })),
       namesSelect(names => this.renorm({ ...this.norm, ...names })),
-      h('span', { cls: 'air-cmp-keys' }, 'j/k: pair · n/p: next/previous difference · ]/[: change'));
+      h('span', { cls: 'air-cmp-keys' }, 'j/k: pair · n/p: next/previous difference · ]/[: change')
+    );
   }
 
   start(): void {
@@ -107,10 +115,12 @@ export class CompareView {
   }
 
   private shownPairs(): number[] {
-    return this.c.pairs.map((_, k) => k).filter(k => {
-      const kind = this.c.pairs[k].kind;
-      return !(this.onlyDiffering && kind === 'same') && !(this.hideNoise && kind === 'noise');
-    });
+    return this.c.pairs
+      .map((_, k) => k)
+      .filter(k => {
+        const kind = this.c.pairs[k].kind;
+        return !(this.onlyDiffering && kind === 'same') && !(this.hideNoise && kind === 'noise');
+      });
   }
 
   private stageOf(p: Pair): string {
@@ -151,12 +161,20 @@ export class CompareView {
     const swapped = da !== null && db !== null && passLabel(da) !== passLabel(db);
     const name = swapped ? `${passLabel(da as Dump)} → ${passLabel(db as Dump)}` : passLabel(d);
     const what = `${KINDS[p.kind].text}${swapped ? `; ${this.c.names[1]} runs ${passLabel(db as Dump)} here` : ''}`;
-    const r = h('div', { cls: `air-cmp-row air-cmp-${p.kind}${swapped ? ' air-cmp-swapped' : ''}`, role: 'option', data: { pair: String(k) }, aria: { selected: 'false' },
-      title: shownText(`${this.c.names[0]} #${p.a >= 0 ? p.a : '–'} ↔ ${this.c.names[1]} #${p.b >= 0 ? p.b : '–'} · ${name} · ${d.scope} · ${what}`) },
+    const r = h(
+      'div',
+      {
+        cls: `air-cmp-row air-cmp-${p.kind}${swapped ? ' air-cmp-swapped' : ''}`,
+        role: 'option',
+        data: { pair: String(k) },
+        aria: { selected: 'false' },
+        title: shownText(`${this.c.names[0]} #${p.a >= 0 ? p.a : '–'} ↔ ${this.c.names[1]} #${p.b >= 0 ? p.b : '–'} · ${name} · ${d.scope} · ${what}`)
+      },
       h('span', { cls: 'air-cmp-mark', aria: { label: KINDS[p.kind].text } }, KINDS[p.kind].mark),
       h('span', { cls: 'air-cmp-idx' }, p.a >= 0 ? `#${p.a}` : '–'),
       h('span', { cls: 'air-cmp-name' }, shownText(name)),
-      h('span', { cls: 'air-cmp-idx' }, p.b >= 0 ? `#${p.b}` : '–'));
+      h('span', { cls: 'air-cmp-idx' }, p.b >= 0 ? `#${p.b}` : '–')
+    );
     r.addEventListener('click', () => this.go(k));
     this.rows.set(k, r);
     return r;
@@ -230,10 +248,12 @@ export class CompareView {
     this.pane.setLabels(this.sideLabel(this.c.names[0], this.c.a, p.a), this.sideLabel(this.c.names[1], this.c.b, p.b), split);
     const same = split ? `${this.c.names[1]}: +${added} −${removed} against ${this.c.names[0]}` : `the same IR on both sides (${vb.ids.length} lines)`;
     this.info.textContent = '';
-    this.info.append(h('span', { cls: 'air-pos' }, `pair ${this.cur + 1}/${this.c.pairs.length}`),
+    this.info.append(
+      h('span', { cls: 'air-pos' }, `pair ${this.cur + 1}/${this.c.pairs.length}`),
       h('span', { cls: `air-cmp-kind air-cmp-${p.kind}` }, `${KINDS[p.kind].mark} ${KINDS[p.kind].text}`),
       h('span', { cls: 'air-passname' }, this.pairName(p)),
-      h('span', { cls: 'air-change' }, same));
+      h('span', { cls: 'air-change' }, same)
+    );
     this.pane.show(rows, split, NO_DECO, split && rows.length > 1 && rows.row(0).gap !== null ? 1 : 0);
   }
 

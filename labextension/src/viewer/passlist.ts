@@ -3,7 +3,7 @@
 // canonicalize/cse collapse into one row. The strip above stays as the overview.
 
 import { clear, h } from './dom';
-import { formatMs, Model, passLabel } from './model';
+import { formatMs, type Model, passLabel } from './model';
 import { STAGE_STATUS, stageStatus, statusBadge } from './stages';
 import { shownText } from './text';
 
@@ -41,7 +41,10 @@ export class PassList {
   /** The largest census value over the shown passes (bars are drawn against it). */
   private censusMax = 1;
 
-  constructor(private readonly model: Model, private readonly events: PassListEvents) {
+  constructor(
+    private readonly model: Model,
+    private readonly events: PassListEvents
+  ) {
     this.body = h('div', { cls: 'air-pl-body', role: 'listbox', aria: { label: 'passes by name' } });
     this.node = h('div', { cls: 'air-passlist' }, this.body);
   }
@@ -54,10 +57,12 @@ export class PassList {
     if (!this.drawn) {
       if (!this.pending) {
         this.pending = true;
-        requestAnimationFrame(() => setTimeout(() => {
-          this.drawn = true;
-          this.draw();
-        }, 0));
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            this.drawn = true;
+            this.draw();
+          }, 0)
+        );
       }
       return;
     }
@@ -79,19 +84,29 @@ export class PassList {
       const ms = this.model.stageMs.get(s);
       const status = stageStatus(this.model, s);
       const bad = status !== null && STAGE_STATUS[status]?.failure !== false;
-      this.body.appendChild(h('div', { cls: bad ? 'air-pl-stage air-pl-stage-failed' : 'air-pl-stage', role: 'presentation', data: { stage: String(s) } },
-        h('span', { cls: 'air-pl-stagename' }, shownText(p.stages[s].name)),
-        h('span', { cls: 'air-pl-stageinfo' }, `${dumps.length} pass${dumps.length === 1 ? '' : 'es'}${ms ? ` · ${formatMs(ms.total)}` : ''}`),
-        statusBadge(this.model, s)));
+      this.body.appendChild(
+        h(
+          'div',
+          { cls: bad ? 'air-pl-stage air-pl-stage-failed' : 'air-pl-stage', role: 'presentation', data: { stage: String(s) } },
+          h('span', { cls: 'air-pl-stagename' }, shownText(p.stages[s].name)),
+          h('span', { cls: 'air-pl-stageinfo' }, `${dumps.length} pass${dumps.length === 1 ? '' : 'es'}${ms ? ` · ${formatMs(ms.total)}` : ''}`),
+          statusBadge(this.model, s)
+        )
+      );
       for (const e of this.model.entries(dumps)) {
         this.body.appendChild('run' in e ? this.groupRow(e.run) : this.row(e.dump));
       }
     }
     for (const s of this.model.stagesWithoutDumps()) {
-      this.body.appendChild(h('div', { cls: 'air-pl-stage air-pl-stage-empty', role: 'presentation', data: { stage: String(s) } },
-        h('span', { cls: 'air-pl-stagename' }, shownText(p.stages[s].name)),
-        h('span', { cls: 'air-pl-stageinfo' }, 'no passes'),
-        statusBadge(this.model, s)));
+      this.body.appendChild(
+        h(
+          'div',
+          { cls: 'air-pl-stage air-pl-stage-empty', role: 'presentation', data: { stage: String(s) } },
+          h('span', { cls: 'air-pl-stagename' }, shownText(p.stages[s].name)),
+          h('span', { cls: 'air-pl-stageinfo' }, 'no passes'),
+          statusBadge(this.model, s)
+        )
+      );
     }
     this.setCurrent(this.model.cur);
   }
@@ -102,13 +117,17 @@ export class PassList {
     const [mark, what] = MARKS[st];
     const label = passLabel(d);
     const full = `#${i} ${d.pass}${d.arg && d.arg !== d.pass ? ` (${d.arg})` : ''} · ${d.phase} · ${d.scope} · ${what}`;
-    const r = h('div', { cls: `air-pl-row air-pl-${st}`, role: 'option', title: shownText(full), data: { dump: String(i) }, aria: { selected: 'false' } },
+    const r = h(
+      'div',
+      { cls: `air-pl-row air-pl-${st}`, role: 'option', title: shownText(full), data: { dump: String(i) }, aria: { selected: 'false' } },
       h('span', { cls: 'air-pl-mark', aria: { label: what } }, mark),
       h('span', { cls: 'air-pl-idx' }, `#${i}`),
       h('span', { cls: 'air-pl-name' }, shownText(label)),
       h('span', { cls: 'air-pl-scope' }, shownText(shortScope(d.scope))),
       h('span', { cls: 'air-pl-delta' }, deltaText(this.model.deltaLines(i))),
-      this.timeBar(d.stage, d.ms), this.censusCell([i]));
+      this.timeBar(d.stage, d.ms),
+      this.censusCell([i])
+    );
     if (this.model.notesOf(i).length) {
       r.classList.add('air-has-note');
     }
@@ -127,14 +146,22 @@ export class PassList {
     const changed = dumps.filter(d => d.changed).length;
     const ms = dumps.reduce((sum, d) => sum + (d.ms ?? 0), 0);
     const timed = dumps.some(d => d.ms !== null);
-    const r = h('div', { cls: `air-pl-row air-pl-group ${changed ? 'air-pl-changed' : 'air-pl-same'}`, role: 'option',
-      title: `#${run[0]}–#${run[run.length - 1]}: ${run.length} clean-up passes (canonicalize/cse/dce), ${changed} changed; click to expand`, aria: { selected: 'false' } },
+    const r = h(
+      'div',
+      {
+        cls: `air-pl-row air-pl-group ${changed ? 'air-pl-changed' : 'air-pl-same'}`,
+        role: 'option',
+        title: `#${run[0]}–#${run[run.length - 1]}: ${run.length} clean-up passes (canonicalize/cse/dce), ${changed} changed; click to expand`,
+        aria: { selected: 'false' }
+      },
       h('span', { cls: 'air-pl-mark' }, changed ? '●' : '○'),
       h('span', { cls: 'air-pl-idx' }, `#${run[0]}`),
       h('span', { cls: 'air-pl-name' }, `clean-up ×${run.length}`),
       h('span', { cls: 'air-pl-scope' }, `${changed} changed`),
       h('span', { cls: 'air-pl-delta' }),
-      this.timeBar(dumps[0].stage, timed ? ms : null), this.censusCell(run));
+      this.timeBar(dumps[0].stage, timed ? ms : null),
+      this.censusCell(run)
+    );
     r.addEventListener('click', () => this.events.onExpand(run[0]));
     for (const i of run) {
       this.rows.set(i, r);

@@ -3,7 +3,7 @@
 // bishengir (every pass printed, no binary without CANN's hivmc).
 
 import { button, h } from './dom';
-import { Model, passLabel } from './model';
+import { type Model, passLabel } from './model';
 import { appendVisible, shownText } from './text';
 
 /** Statuses a stage can carry in the payload, with the short text and the mark drawn for each. */

@@ -449,13 +449,15 @@ def _language_restored() -> Iterator[list[Any]]:
     import triton.language as tl
     from triton.runtime.interpreter import InterpretedFunction
 
+    from ascend_ir_lab.toolchains.interpret_reduce import fast_reductions
+
     objects = {
         id(o): o for o in (tl, tl.core, tl.math, tl.tensor, tl.dtype, tl.core.tensor, tl.core.dtype)
     }.values()
     saved = [(o, dict(vars(o))) for o in objects]
     made: list[Any] = []
     try:
-        with _jit_calls_interpreted(made), _interpreter_fixed():
+        with _jit_calls_interpreted(made), _interpreter_fixed(), fast_reductions():
             yield made
     finally:
         for function in made:
@@ -478,16 +480,24 @@ def _jit_calls_interpreted(made: list[Any]) -> Iterator[None]:
     compiling, and calling one raised "Cannot call @triton.jit'd outside of the scope of a
     kernel".
     """
+    from triton.runtime.errors import InterpreterError
     from triton.runtime.interpreter import InterpretedFunction
     from triton.runtime.jit import JITFunction
 
     helpers: dict[int, Any] = {}
 
     def call(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if id(self) not in helpers:
-            helpers[id(self)] = InterpretedFunction(_interpretable(self.fn))
-            made.append(helpers[id(self)])
-        return helpers[id(self)](*args, **kwargs)
+        helper = helpers.get(id(self))
+        if helper is None:
+            helper = helpers[id(self)] = InterpretedFunction(_interpretable(self.fn))
+            made.append(helper)
+            return helper(*args, **kwargs)  # patches the language its globals see
+        # the language stays patched for the launch: later calls skip re-patching it, which
+        # plain TRITON_INTERPRET=1 does on every call (most of a small helper's cost)
+        try:
+            return helper.rewrite()(*args, **kwargs)
+        except Exception as exc:
+            raise InterpreterError(repr(exc)) from exc
 
     original = JITFunction.__call__
     JITFunction.__call__ = call  # type: ignore[method-assign]

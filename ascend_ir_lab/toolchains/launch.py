@@ -31,6 +31,7 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.toolchains.env import debug_switches
+from ascend_ir_lab.toolchains.interpret_repeat import Repeats
 from ascend_ir_lab.toolchains.kernel_args import launches_taken_over, specialised
 from ascend_ir_lab.toolchains.offline_kernel import OfflineKernel
 from ascend_ir_lab.toolchains.run import MANIFEST, Run, prepare_folder, safe_name, write_manifest
@@ -100,6 +101,7 @@ class LaunchCapture:
     _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
     _cheap: bool = False  # compiling a sweep config: record it, no per-pass dumps
     _step: str = ""  # "config 2/16 (cheap record)" while a sweep compiles
+    _repeats: Repeats = field(default_factory=Repeats)  # launches that changed nothing
 
     @property
     def runs(self) -> list[Run]:
@@ -268,6 +270,14 @@ class LaunchCapture:
     def _interpret(
         self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch
     ) -> None:
+        key = self._repeats.key(fn, grid, args, kwargs)
+        before = self._repeats.memory(args, kwargs) if key is not None else ""
+        if self._repeats.seen(key, before):
+            launch.interpreted = True
+            launch.note += (
+                "; the same launch left this memory unchanged before: not interpreted again"
+            )
+            return
         try:
             interpret_launch(fn, grid, args, kwargs)
             launch.interpreted = True
@@ -275,6 +285,9 @@ class LaunchCapture:
         except Exception as exc:  # noqa: BLE001 - reported beside the Run, the cell goes on
             launch.interpret_error = exc
             launch.note += f"; the CPU interpreter failed: {type(exc).__name__}: {exc}"
+            return
+        if key is not None:
+            self._repeats.note(key, before, self._repeats.memory(args, kwargs))
 
     def _say(self, event: str, info: dict[str, Any]) -> None:
         if self.progress is not None:

@@ -73,7 +73,7 @@ def _cause(text: str) -> str:
 
 
 def _run_record(folder: Path, min_dumps: int) -> dict[str, Any]:
-    from ascend_ir_lab.toolchains.run import Run
+    from ascend_ir_lab.runs import Run
 
     run = Run(folder)
     status = run.manifest.get("status", {}).get("code", "")

@@ -1,6 +1,6 @@
 """`%%triton_npu --target cuda:90|cuda:80|hip:gfx942`: the cell under upstream Triton.
 
-Glue only: the launches are taken over by toolchains.launch_upstream (launched and recorded
+Glue only: the launches are taken over by toolchains.triton.launch (launched and recorded
 on this host's GPU, or cross-compiled with the launch skipped); the Runs are shown as the
 Ascend ones are.
 """
@@ -44,12 +44,12 @@ class UpstreamProgress(CompileProgress):
 
 def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
     """Run `cell` with its launches taken over for upstream Triton; return the last Run's view."""
-    from ascend_ir_lab.toolchains.launch_upstream import (
+    from ascend_ir_lab.toolchains.triton.compile import parse_target
+    from ascend_ir_lab.toolchains.triton.launch import (
         compile_defined_upstream,
         intercept_upstream,
         require_upstream_environment,
     )
-    from ascend_ir_lab.toolchains.triton_upstream import parse_target
 
     if args.target is not None:
         parse_target(args.target)

@@ -10,7 +10,7 @@ import pytest
 import triton
 import triton.language as tl
 
-from ascend_ir_lab.toolchains.launch import interpret_launch
+from ascend_ir_lab.toolchains.ascend.launch import interpret_launch
 from tests.toolchains.conftest import needs_ascend
 
 pytestmark = [pytest.mark.ascend, needs_ascend]
@@ -89,7 +89,7 @@ def test_patched_reductions_skip_the_element_walk(monkeypatch: pytest.MonkeyPatc
     fast = _launch_row_stats()
     assert walked == []
     # and the walk, where the numpy reduction is not given, computes the same values
-    from ascend_ir_lab.toolchains import interpret_reduce
+    from ascend_ir_lab.toolchains.ascend import interpret_reduce
 
     monkeypatch.setattr(interpret_reduce, "_numpy_reductions", dict)
     slow = _launch_row_stats()

@@ -8,8 +8,8 @@ import pytest
 import triton
 import triton.language as tl
 
-from ascend_ir_lab.toolchains.launch import intercept_launches
-from ascend_ir_lab.toolchains.virtual_npu import virtual_npu
+from ascend_ir_lab.toolchains.ascend.launch import intercept_launches
+from ascend_ir_lab.toolchains.ascend.virtual_npu import virtual_npu
 from tests.toolchains.conftest import needs_ascend
 
 pytestmark = [

@@ -10,7 +10,7 @@ import re
 import shutil
 from typing import Any
 
-from ascend_ir_lab.toolchains.process import run_query
+from ascend_ir_lab.toolchains.common.process import run_query
 
 __all__ = ["host_facts", "npu_smi_model"]
 
@@ -32,6 +32,6 @@ def npu_smi_model(timeout: float = 20.0) -> str | None:
 
 def host_facts() -> dict[str, Any]:
     """Versions of the Ascend toolchain here now, the CANN version and the NPU model."""
-    from ascend_ir_lab.toolchains.tools import versions
+    from ascend_ir_lab.toolchains.common.tools import versions
 
     return {"versions": versions(), "npu_model": npu_smi_model()}

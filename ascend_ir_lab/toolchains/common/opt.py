@@ -18,17 +18,17 @@ from pathlib import Path
 
 from ascend_ir_lab.dumps.blocks import stored_log
 from ascend_ir_lab.dumps.sources import read_bytes
+from ascend_ir_lab.dumps.stage_timings import stage_timings
 from ascend_ir_lab.errors import CompilerError, InputError, ToolNotFoundError
-from ascend_ir_lab.toolchains.env import relevant_env, tool_env
-from ascend_ir_lab.toolchains.process import (
+from ascend_ir_lab.toolchains.common.env import relevant_env, tool_env
+from ascend_ir_lab.toolchains.common.process import (
     DEFAULT_TIMEOUT_S,
     ToolInterrupted,
     ToolTimeoutError,
     run_logged,
 )
-from ascend_ir_lab.toolchains.run import Run, RunWriter
-from ascend_ir_lab.toolchains.tools import first_line, query
-from ascend_ir_lab.toolchains.upstream_timing import stage_timings
+from ascend_ir_lab.toolchains.common.run import Run, RunWriter
+from ascend_ir_lab.toolchains.common.tools import first_line, query
 
 PRINT_AFTER_ALL = "--mlir-print-ir-after-all"
 TIMING = "--mlir-timing"
@@ -52,7 +52,7 @@ def find_opt_tool(tool: str | os.PathLike[str]) -> Path:
     if found:
         return Path(found)
     try:
-        from ascend_ir_lab.toolchains.tools import find_tool
+        from ascend_ir_lab.toolchains.common.tools import find_tool
 
         return find_tool(str(tool))
     except (ImportError, ToolNotFoundError):

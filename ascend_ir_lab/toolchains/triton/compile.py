@@ -27,17 +27,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from ascend_ir_lab.errors import CompilerError, InputError, ToolNotFoundError
-from ascend_ir_lab.toolchains.kernel_args import specialised, triton_run
-from ascend_ir_lab.toolchains.process import DEFAULT_TIMEOUT_S, run_logged
-from ascend_ir_lab.toolchains.run import Run, RunWriter
-from ascend_ir_lab.toolchains.specialise import Specialisation
-from ascend_ir_lab.toolchains.triton_capture import recording
-from ascend_ir_lab.toolchains.ttir_stage import (
+from ascend_ir_lab.toolchains.ascend.ttir_stage import (
     kernel_source,
     load_kernel,
     parse_constexprs,
     parse_signature,
 )
+from ascend_ir_lab.toolchains.common.kernel_args import specialised, triton_run
+from ascend_ir_lab.toolchains.common.process import DEFAULT_TIMEOUT_S, run_logged
+from ascend_ir_lab.toolchains.common.run import Run, RunWriter
+from ascend_ir_lab.toolchains.common.specialise import Specialisation
+from ascend_ir_lab.toolchains.triton.capture import recording
 
 TARGETS = ("cuda:90", "cuda:80", "hip:gfx942")
 _OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion")
@@ -271,7 +271,7 @@ def compile_in(
     """Run `ascend-ir-lab ARGV...` under another interpreter (the upstream-Triton venv)."""
     from pathlib import Path
 
-    from ascend_ir_lab.toolchains.env import tool_env
+    from ascend_ir_lab.toolchains.common.env import tool_env
 
     result = run_logged(
         [python, "-m", "ascend_ir_lab", *argv],

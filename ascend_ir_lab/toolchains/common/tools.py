@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ascend_ir_lab.errors import ToolNotFoundError
-from ascend_ir_lab.toolchains.process import run_query
+from ascend_ir_lab.toolchains.common.process import run_query
 
 # tool -> the pip package that ships it
 PACKAGES = {

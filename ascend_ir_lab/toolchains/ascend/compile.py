@@ -19,18 +19,18 @@ from typing import Any
 
 from ascend_ir_lab.dumps.blocks import stored_log
 from ascend_ir_lab.errors import CompilerError, InputError, IRLabError
-from ascend_ir_lab.toolchains import ascend_options as opts_mod
-from ascend_ir_lab.toolchains.env import relevant_env, tool_env
-from ascend_ir_lab.toolchains.process import (
+from ascend_ir_lab.toolchains.ascend import options as opts_mod
+from ascend_ir_lab.toolchains.ascend.stages import add_ttir_stage, stage_record
+from ascend_ir_lab.toolchains.common.env import relevant_env, tool_env
+from ascend_ir_lab.toolchains.common.process import (
     DEFAULT_TIMEOUT_S,
     ToolInterrupted,
     ToolResult,
     ToolTimeoutError,
     run_logged,
 )
-from ascend_ir_lab.toolchains.run import Run, RunWriter
-from ascend_ir_lab.toolchains.stages import add_ttir_stage, stage_record
-from ascend_ir_lab.toolchains.tools import (
+from ascend_ir_lab.toolchains.common.run import Run, RunWriter
+from ascend_ir_lab.toolchains.common.tools import (
     bishengir_is_regbased,
     find_tool,
     query_budget,
@@ -101,7 +101,7 @@ def compile_kernel(
     CANN: no pass printed, triton's own .ttadapter kept, the bishengir-compile command kept
     in `extra.planned_stages`, not run); `capture_passes(run)` recompiles it in full.
     """
-    from ascend_ir_lab.toolchains.ttir_stage import parse_constexprs, parse_signature
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import parse_constexprs, parse_signature
 
     sig = parse_signature(signature)
     consts = parse_constexprs(constexprs)
@@ -211,7 +211,7 @@ def _recompile_record(fn: Any, spec: str | None, given: Mapping[str, Any]) -> di
 
 
 def _resolve(kernel: Any) -> Any:
-    from ascend_ir_lab.toolchains.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
 
     if isinstance(kernel, str):
         return load_kernel(kernel)
@@ -223,7 +223,7 @@ def _resolve(kernel: Any) -> Any:
 def _manifest_head(
     fn: Any, kernel_name: str, sig: dict[str, str], consts: dict[str, Any], target: str
 ) -> dict[str, Any]:
-    from ascend_ir_lab.toolchains.ttir_stage import kernel_source
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import kernel_source
 
     _, first_line, filename = kernel_source(fn)
     return {
@@ -242,7 +242,7 @@ def _manifest_head(
 
 
 def _write_source(writer: RunWriter, fn: Any) -> None:
-    from ascend_ir_lab.toolchains.ttir_stage import kernel_source
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import kernel_source
 
     text, _, filename = kernel_source(fn)
     (writer.path / "source.py").write_text(text)

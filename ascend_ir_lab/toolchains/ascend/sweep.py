@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.run import Run, write_manifest
+from ascend_ir_lab.toolchains.common.run import Run, write_manifest
 
 Progress = Callable[[str, dict[str, Any]], None]
 
@@ -68,7 +68,7 @@ def capture_passes(run: Run | str | os.PathLike[str], *, progress: Progress | No
     fn = _kernel_of(run, how)
     say = progress or (lambda _event, _info: None)
     say("capture", {"run": run, "kernel": kernel.get("name")})
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
 
     settings = {k: v for k, v in how.items() if k != "kernel"}
     new = compile_kernel(
@@ -100,7 +100,7 @@ def _kernel_of(run: Run, how: Mapping[str, Any]) -> Any:
             f"{run.path}: the kernel was defined in a notebook cell of another session; "
             "run that cell again (it captures the passes of the config it runs)"
         )
-    from ascend_ir_lab.toolchains.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
 
     file = Path(str(spec).rpartition("::")[0]).resolve()
     if file.is_relative_to(Path(run.path).resolve()):
@@ -126,7 +126,7 @@ def _autotune_defined_offline() -> Iterator[None]:
     none, and the kernel is only compiled here."""
     from triton.runtime.autotuner import Autotuner
 
-    from ascend_ir_lab.toolchains.launch import _no_device_to_time, npu_available
+    from ascend_ir_lab.toolchains.ascend.launch import _no_device_to_time, npu_available
 
     if npu_available():
         yield

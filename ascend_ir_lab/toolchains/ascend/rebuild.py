@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.run import Run
+from ascend_ir_lab.toolchains.common.run import Run
 
 __all__ = ["rebuild", "rebuilds", "sibling_builds"]
 
 
 def rebuild(run: Run | str | os.PathLike[str], out: str | os.PathLike[str]) -> Run:
     """A second build of `run`: same kernel source, signature, constexprs and flags."""
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
 
     run = run if isinstance(run, Run) else Run(run)
     kernel = run.manifest.get("kernel") or {}

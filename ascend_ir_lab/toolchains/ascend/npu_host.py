@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.toolchains.ascend_options import PRINT_AFTER_ALL, with_barrier_all
-from ascend_ir_lab.toolchains.env import patched_environ, tool_env
-from ascend_ir_lab.toolchains.process import run_logged
-from ascend_ir_lab.toolchains.tools import find_tool
+from ascend_ir_lab.toolchains.ascend.options import PRINT_AFTER_ALL, with_barrier_all
+from ascend_ir_lab.toolchains.common.env import patched_environ, tool_env
+from ascend_ir_lab.toolchains.common.process import run_logged
+from ascend_ir_lab.toolchains.common.tools import find_tool
 
 _WRAPPER = '''#!{python}
 """Written by ascend-ir-lab: records this bishengir-compile call, then runs the real one."""
@@ -249,9 +249,9 @@ def invocation_run(
     inv: Invocation, *, name: str = "npu-compile", out: str | os.PathLike[str] | None = None
 ) -> Any:
     """A Run holding exactly what one recorded compile did (command, log, input, binary)."""
-    from ascend_ir_lab.toolchains.env import relevant_env
-    from ascend_ir_lab.toolchains.run import RunWriter
-    from ascend_ir_lab.toolchains.tools import versions
+    from ascend_ir_lab.toolchains.common.env import relevant_env
+    from ascend_ir_lab.toolchains.common.run import RunWriter
+    from ascend_ir_lab.toolchains.common.tools import versions
 
     target = next((a.split("=", 1)[1] for a in inv.argv if a.startswith("--target=")), None)
     writer = RunWriter.create(

@@ -8,12 +8,12 @@ columns. Both are keyed by pass argument where the stage's own dump headers name
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from ascend_ir_lab.toolchains import timing
+from ascend_ir_lab.dumps import timing
+from ascend_ir_lab.dumps.sources import open_timeline
 
 _LLVM_REPORT = "Pass execution timing report"
 # "   0.0122 (  1.4%)   0.0805 (  1.7%)   0.0927 (  1.7%)   0.0926 (  1.7%)  Print Module IR #6"
@@ -68,12 +68,8 @@ def stage_timings(log: Path) -> dict[str, float]:
 def pass_arguments(log: Path, names: Iterable[str]) -> dict[str, str]:
     """Display name -> pass argument, read from the dump headers of `log` by the engine."""
     wanted = set(names)
-    with contextlib.suppress(ImportError):
-        from ascend_ir_lab.dumps import open_timeline
-
-        try:
-            timeline = open_timeline(str(log))
-        except Exception:  # noqa: BLE001 - timings are a bonus; never fail a stage over them
-            return {}
-        return {d.pass_name: d.arg for d in timeline.dumps if d.pass_name in wanted and d.arg}
-    return {}
+    try:
+        timeline = open_timeline(str(log))
+    except Exception:  # noqa: BLE001 - timings are a bonus; never fail a stage over them
+        return {}
+    return {d.pass_name: d.arg for d in timeline.dumps if d.pass_name in wanted and d.arg}

@@ -12,7 +12,7 @@ __all__ = ["DeviceModule", "Event", "Stream"]
 
 
 def _npu_only(name: str) -> Exception:
-    from ascend_ir_lab.toolchains.virtual_npu import NPUOnlyError
+    from ascend_ir_lab.toolchains.ascend.virtual_npu import NPUOnlyError
 
     return NPUOnlyError(name)
 
@@ -150,7 +150,7 @@ class DeviceModule(types.ModuleType):
 
     def get_device_properties(self, _device: Any = None) -> Any:
         """Name and core counts of the target (from the toolchain's device spec)."""
-        from ascend_ir_lab.toolchains.virtual_driver import device_spec
+        from ascend_ir_lab.toolchains.ascend.virtual_driver import device_spec
 
         spec = device_spec(self.target)
         return types.SimpleNamespace(

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.toolchains.run import Run
+from ascend_ir_lab.toolchains.common.run import Run
 
 COLUMNS = ("name", "target", "status", "compile_s", "dumps", "size", "path")
 

@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.env import tool_env
-from ascend_ir_lab.toolchains.tools import find_tool
+from ascend_ir_lab.toolchains.common.env import tool_env
+from ascend_ir_lab.toolchains.common.tools import find_tool
 
 __all__ = ["VirtualDriver", "device_spec", "driver_answering"]
 
@@ -83,7 +83,7 @@ class _Utils:
 
     def load_binary(self, *_args: Any) -> Any:
         """There is no NPU to load a kernel binary onto."""
-        from ascend_ir_lab.toolchains.virtual_npu import NPUOnlyError
+        from ascend_ir_lab.toolchains.ascend.virtual_npu import NPUOnlyError
 
         raise NPUOnlyError("driver.active.utils.load_binary")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
 import time
@@ -10,9 +9,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.toolchains import timing
-from ascend_ir_lab.toolchains.process import ToolInterrupted, ToolResult
-from ascend_ir_lab.toolchains.run import RunWriter
+from ascend_ir_lab.dumps.stage_timings import stage_timings
+from ascend_ir_lab.toolchains.common.process import ToolInterrupted, ToolResult
+from ascend_ir_lab.toolchains.common.run import RunWriter
 
 
 def stage_record(
@@ -49,7 +48,7 @@ def ttir_command(
     command = [
         sys.executable,
         "-m",
-        "ascend_ir_lab.toolchains.ttir_stage",
+        "ascend_ir_lab.toolchains.ascend.ttir_stage",
         spec,
         "--signature",
         ",".join(f"{k}={v}" for k, v in sig.items()),
@@ -73,7 +72,7 @@ def add_ttir_stage(
     dumps: bool = True,
 ) -> Path | None:
     """Run stage 1 into the Run; returns the .ttir artifact, or None if there is none."""
-    from ascend_ir_lab.toolchains.ttir_stage import run_ttir_stage
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import run_ttir_stage
 
     log = writer.log_path("ttir")
     out = writer.path / "artifacts"
@@ -97,30 +96,10 @@ def add_ttir_stage(
         raise ToolInterrupted(ToolResult(command, -2, seconds, log, "interrupted")) from None
     ok = result.ttir is not None
     tool = ToolResult(command, 0 if ok else 1, result.seconds, log)
-    record = stage_record(writer, "ttir", tool, result.ttir, timings=ttir_timings(log))
+    record = stage_record(writer, "ttir", tool, result.ttir, timings=stage_timings(log))
     writer.add_stage(record)
     writer.set_extra("triton_files", sorted(writer.relative(p) for p in result.files.values()))
     writer.set_extra("triton_binary_step", result.binary_step)
     if not ok:
         writer.set_extra("ttir_error", result.error)
     return result.ttir
-
-
-def ttir_timings(log: Path) -> dict[str, float]:
-    """Per-pass seconds from the MLIR_ENABLE_TIMING report in the ttir log, keyed by argument."""
-    text = log.read_text(errors="replace")
-    rows = timing.parse_report(text)
-    return timing.by_argument(rows, _pass_arguments(log)) if rows else {}
-
-
-def _pass_arguments(log: Path) -> dict[str, str]:
-    """Display name -> argument of the passes in a log, read by the dumps engine."""
-    with contextlib.suppress(ImportError):
-        from ascend_ir_lab.dumps import open_timeline
-
-        try:
-            timeline = open_timeline(str(log))
-        except Exception:  # noqa: BLE001 - timings are a bonus; never fail the stage here
-            return {}
-        return {d.pass_name: d.arg for d in timeline.dumps if d.pass_name and d.arg}
-    return {}

@@ -24,10 +24,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.toolchains.env import patched_environ, relevant_env
-from ascend_ir_lab.toolchains.process import capture_fds
-from ascend_ir_lab.toolchains.run import RunWriter
-from ascend_ir_lab.toolchains.upstream_timing import stage_timings
+from ascend_ir_lab.dumps.stage_timings import stage_timings
+from ascend_ir_lab.toolchains.common.env import patched_environ, relevant_env
+from ascend_ir_lab.toolchains.common.process import capture_fds
+from ascend_ir_lab.toolchains.common.run import RunWriter
 
 BINARY_STAGES = ("cubin", "hsaco")
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import CompilerError, InputError
-from ascend_ir_lab.toolchains.env import tool_env
-from ascend_ir_lab.toolchains.run import Run
+from ascend_ir_lab.toolchains.common.env import tool_env
+from ascend_ir_lab.toolchains.common.run import Run
 
 INDEX = "collection.json"
 NPU_HERE = 75  # the child's exit code when this host has an NPU: the script was not run
@@ -102,8 +102,8 @@ class TerminalProgress:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m ascend_ir_lab.toolchains.script_capture --out DIR -- script.py args`."""
-    from ascend_ir_lab.toolchains.launch import intercept_launches, npu_available
+    """`python -m ascend_ir_lab.toolchains.ascend.script_capture --out DIR -- script.py args`."""
+    from ascend_ir_lab.toolchains.ascend.launch import intercept_launches, npu_available
 
     parser = argparse.ArgumentParser(prog=f"python -m {__name__}")
     parser.add_argument("--out", required=True, type=Path)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.specialise import Specialisation, specialise
+from ascend_ir_lab.toolchains.common.specialise import Specialisation, specialise
 
 
 def specialised(

@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import CompilerError, InputError
-from ascend_ir_lab.toolchains.env import tool_env
-from ascend_ir_lab.toolchains.npu_host import (
+from ascend_ir_lab.toolchains.ascend.npu_host import (
     invocation_run,
     invocations,
     wrapper_env,
     write_wrapper,
 )
-from ascend_ir_lab.toolchains.run import Run
+from ascend_ir_lab.toolchains.common.env import tool_env
+from ascend_ir_lab.toolchains.common.run import Run
 
 OUTPUT_VAR = "ASCEND_IR_LAB_OUTPUT"
 

@@ -5,7 +5,7 @@
 CANN is absent. libtriton prints its dumps from C++ to fd 2, so the stage captures fds 1
 and 2 into its log and gives them back afterwards.
 
-Also runnable as `python -m ascend_ir_lab.toolchains.ttir_stage FILE.py::KERNEL ...`: that
+Also runnable as `python -m ascend_ir_lab.toolchains.ascend.ttir_stage FILE.py::KERNEL ...`: that
 is the command a Run records for this stage, and it redoes the stage on its own.
 """
 
@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.env import patched_environ
-from ascend_ir_lab.toolchains.process import capture_fds
+from ascend_ir_lab.toolchains.common.env import patched_environ
+from ascend_ir_lab.toolchains.common.process import capture_fds
 
 STAGE_ENV: dict[str, str | None] = {
     "MLIR_ENABLE_DUMP": "1",
@@ -238,7 +238,7 @@ def _def_line(lines: Sequence[str], first: int) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line form of the stage (the command a Run records)."""
-    parser = argparse.ArgumentParser(prog="python -m ascend_ir_lab.toolchains.ttir_stage")
+    parser = argparse.ArgumentParser(prog="python -m ascend_ir_lab.toolchains.ascend.ttir_stage")
     parser.add_argument("kernel", help="FILE.py::KERNEL")
     parser.add_argument("--signature", required=True)
     parser.add_argument("--constexpr", action="append", default=[])

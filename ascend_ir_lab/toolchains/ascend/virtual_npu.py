@@ -8,7 +8,7 @@ Inside `virtual_npu(target=...)`:
   (a `torch.overrides.TorchFunctionMode` maps NPU devices to the CPU);
 - `torch.npu` (current_device, set_device, device_count, synchronize, current_stream,
   Event, get_device_name, is_available, ...) is a registered device module;
-- `triton.runtime.driver.active` answers for the target (`toolchains.virtual_driver`).
+- `triton.runtime.driver.active` answers for the target (`toolchains.ascend.virtual_driver`).
 
 Built on PyTorch's own extension points (`torch.utils.rename_privateuse1_backend`,
 `generate_methods_for_privateuse1_backend`, `torch._register_device_module`,
@@ -16,7 +16,7 @@ Built on PyTorch's own extension points (`torch.utils.rename_privateuse1_backend
 exception PyTorch imposes: the rename of the privateuse1 backend to "npu" cannot be undone
 in a process. It stays and is harmless: `torch.device("npu")` still parses afterwards, but
 with no NPU backend registered any tensor on it fails as it would have before.
-Launches are not handled here: `toolchains.launch.intercept_launches` compiles them.
+Launches are not handled here: `toolchains.ascend.launch.intercept_launches` compiles them.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.virtual_device import DeviceModule
+from ascend_ir_lab.toolchains.ascend.virtual_device import DeviceModule
 
 __all__ = ["NPUOnlyError", "summary_line", "virtual_npu"]
 
@@ -210,8 +210,8 @@ def _torch_npu_importable(device: DeviceModule) -> Iterator[None]:
 def virtual_npu(target: str = "Ascend910B3") -> Iterator[Any]:
     """Stand in for an NPU of `target` for the block (see the module docstring); yields the
     `torch.npu` device module."""
-    from ascend_ir_lab.toolchains.launch import npu_available
-    from ascend_ir_lab.toolchains.virtual_driver import driver_answering
+    from ascend_ir_lab.toolchains.ascend.launch import npu_available
+    from ascend_ir_lab.toolchains.ascend.virtual_driver import driver_answering
 
     npu_available()  # asked before the virtual driver is active, so it keeps saying "none"
     _rename_backend()

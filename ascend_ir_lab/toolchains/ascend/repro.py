@@ -24,16 +24,16 @@ from typing import Any
 
 from ascend_ir_lab.analysis.canonical import inline_aliases
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.env import tool_env
-from ascend_ir_lab.toolchains.mlir_split import (
+from ascend_ir_lab.toolchains.ascend.mlir_split import (
     comparable,
     function_lines,
     only_function,
     scope_symbol,
 )
-from ascend_ir_lab.toolchains.process import run_logged
-from ascend_ir_lab.toolchains.run import Run, safe_name
-from ascend_ir_lab.toolchains.tools import find_tool
+from ascend_ir_lab.toolchains.common.env import tool_env
+from ascend_ir_lab.toolchains.common.process import run_logged
+from ascend_ir_lab.toolchains.common.run import Run, safe_name
+from ascend_ir_lab.toolchains.common.tools import find_tool
 
 STAGE_TOOLS = {"bishengir": "bishengir-opt", "adapter": "triton-adapter-opt"}
 _PACKAGE = {"bishengir-opt": "ascendnpu-ir", "triton-adapter-opt": "triton-ascend"}

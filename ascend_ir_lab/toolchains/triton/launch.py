@@ -1,11 +1,11 @@
 """Intercept `kernel[grid](...)` launches for upstream Triton (cuda/hip targets) into Runs.
 
-The upstream sibling of launch.py, for the `gpu` environment (upstream `triton`). Inside
+The upstream sibling of toolchains/ascend/launch.py, for the `gpu` environment (upstream `triton`). Inside
 `intercept_upstream(target=...)` each launch of a `@triton.jit` kernel becomes a Run:
 
 - tensors on this host's GPU and a target that is that GPU (or none given): the launch runs
-  for real and is recorded (`triton_upstream.capture`: grid, argument shapes and dtypes sit
-  beside the IR in run.json);
+  for real and is recorded (`compile.capture`: grid, argument shapes and dtypes sit beside
+  the IR in run.json);
 - numpy arrays or CPU tensors, or no GPU at all: the kernel is cross-compiled for the target
   with the argument types of the call, and the launch is skipped (said in `Launch.note`);
 - GPU tensors and another target (hip:gfx942 on an NVIDIA host): the launch runs for real, the
@@ -27,9 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains import triton_upstream as tu
-from ascend_ir_lab.toolchains.kernel_args import launches_taken_over, specialised
-from ascend_ir_lab.toolchains.launch import (
+from ascend_ir_lab.toolchains.ascend.launch import (
     Launch,
     Progress,
     _grid_text,
@@ -38,8 +36,10 @@ from ascend_ir_lab.toolchains.launch import (
     compile_watched,
     fresh_folder,
 )
-from ascend_ir_lab.toolchains.run import Run, write_manifest
-from ascend_ir_lab.toolchains.specialise import Specialisation
+from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
+from ascend_ir_lab.toolchains.common.run import Run, write_manifest
+from ascend_ir_lab.toolchains.common.specialise import Specialisation
+from ascend_ir_lab.toolchains.triton import compile as tu
 
 __all__ = [
     "GPU_KERNEL",
@@ -251,7 +251,7 @@ class UpstreamCapture:
         run = keep_cell_source(run, fn, target)
         tuner = self._tuners.get(tu._kernel_name(fn))
         if tuner is not None:
-            from ascend_ir_lab.toolchains.sweep import update_extra
+            from ascend_ir_lab.toolchains.ascend.sweep import update_extra
 
             run = update_extra(run, {"autotune": timed_sweep(tuner)})
         self._say("done", {"run": run})

@@ -1,7 +1,7 @@
 """`capture` on a host with no NPU: the user's Python command runs under the virtual NPU.
 
 `capture_offline(["python", "script.py", ...], folder)` starts the same Python with this
-module as its main (`python -m ascend_ir_lab.toolchains.offline_script SETTINGS -- script.py
+module as its main (`python -m ascend_ir_lab.toolchains.ascend.offline_script SETTINGS -- script.py
 ...`); there the script runs as `python script.py` would run it (`__main__`, its argv, its
 folder first on sys.path; `-m pytest ...` and `-c CODE` too) inside `virtual_npu()` and
 `intercept_launches()`: each launch is compiled offline into a Run in `folder`, and with
@@ -24,15 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import CompilerError, InputError
-from ascend_ir_lab.toolchains.env import patched_environ, tool_env
-from ascend_ir_lab.toolchains.npu_host import (
+from ascend_ir_lab.toolchains.ascend.npu_host import (
     invocation_run,
     invocations,
     wrapper_env,
     write_wrapper,
 )
-from ascend_ir_lab.toolchains.outcome import missing_module_hint
-from ascend_ir_lab.toolchains.run import Run
+from ascend_ir_lab.toolchains.common.env import patched_environ, tool_env
+from ascend_ir_lab.toolchains.common.outcome import missing_module_hint
+from ascend_ir_lab.toolchains.common.run import Run
 
 __all__ = ["OfflineCapture", "capture_offline", "main"]
 
@@ -90,7 +90,7 @@ def capture_offline(
     settings.write_text(
         json.dumps({"target": target, "interpret": interpret, "wrapper": str(wrapper)})
     )
-    root = str(Path(__file__).resolve().parents[2])
+    root = str(Path(__file__).resolve().parents[3])  # the folder that holds ascend_ir_lab/
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
     env = tool_env({"PYTHONPATH": path, "PATH": wrapper_env(wrapper)["PATH"]})
     child = [python, *options, "-m", __name__, str(settings), "--", *rest]
@@ -163,7 +163,7 @@ def _run_target(rest: list[str]) -> int:
 def _print_traceback(exc: BaseException) -> None:
     """The traceback as `python script.py` prints it: the script's frames and its libraries',
     none of this runner's or the virtual NPU's (an NPU-only op ends at the script's line)."""
-    ours = str(Path(__file__).resolve().parent)
+    ours = str(Path(__file__).resolve().parents[1])  # every toolchain module's frames
     shown = traceback.TracebackException.from_exception(exc)
     frames = [f for f in shown.stack if not f.filename.startswith((ours, "<frozen runpy"))]
     shown.stack = traceback.StackSummary.from_list(frames)
@@ -189,7 +189,7 @@ def _progress(event: str, info: dict[str, Any]) -> None:
 
 def _own_tools_past(wrapper: str) -> None:
     """Our own compiles use the real bishengir-compile, not the recording one on PATH."""
-    from ascend_ir_lab.toolchains.tools import find_tool
+    from ascend_ir_lab.toolchains.common.tools import find_tool
 
     kept = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p and p != wrapper]
     with patched_environ({"PATH": os.pathsep.join(kept)}):
@@ -197,10 +197,10 @@ def _own_tools_past(wrapper: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m ascend_ir_lab.toolchains.offline_script SETTINGS -- TARGET...`"""
-    from ascend_ir_lab.toolchains.launch import intercept_launches
-    from ascend_ir_lab.toolchains.outcome import failures
-    from ascend_ir_lab.toolchains.virtual_npu import summary_line, virtual_npu
+    """`python -m ascend_ir_lab.toolchains.ascend.offline_script SETTINGS -- TARGET...`"""
+    from ascend_ir_lab.toolchains.ascend.launch import intercept_launches
+    from ascend_ir_lab.toolchains.ascend.virtual_npu import summary_line, virtual_npu
+    from ascend_ir_lab.toolchains.common.outcome import failures
 
     args = list(sys.argv[1:] if argv is None else argv)
     settings_path, rest = Path(args[0]), args[2:]

@@ -10,9 +10,21 @@ __all__ = ["failure_message", "failures", "missing_module_hint"]
 def _first_line(error: BaseException) -> str:
     stage = getattr(error, "stage", "")
     if stage:
-        return f"stage {stage} failed (exit code {getattr(error, 'returncode', '?')})"
+        said = _compiler_says(str(getattr(error, "stderr", "")))
+        head = f"stage {stage} failed (exit code {getattr(error, 'returncode', '?')})"
+        return f"{head}: {said}" if said else head
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
+
+
+def _compiler_says(stderr: str) -> str:
+    """The compiler's own first word on the failure: its first `error:` or failed assertion
+    line (shortened), else ""."""
+    for line in stderr.splitlines():
+        if "error:" in line or "Assertion" in line:
+            text = line.strip()
+            return text if len(text) <= 200 else text[:199] + "…"
+    return ""
 
 
 def failures(capture: Any) -> list[str]:

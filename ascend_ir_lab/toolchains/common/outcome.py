@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 __all__ = ["failure_message", "failures", "missing_module_hint"]
+
+_DIAGNOSTIC = re.compile(r":\d+:\d+: error: ")
 
 
 def _first_line(error: BaseException) -> str:
@@ -18,11 +21,16 @@ def _first_line(error: BaseException) -> str:
 
 
 def _compiler_says(stderr: str) -> str:
-    """The compiler's own first word on the failure: its first `error:` or failed assertion
-    line (shortened), else ""."""
-    for line in stderr.splitlines():
-        if "error:" in line or "Assertion" in line:
-            text = line.strip()
+    """The compiler's own first word on the failure (shortened): its first located
+    diagnostic (`file:line:col: error: ...`), else its first failed assertion or `error: ...`
+    line, else ""."""
+    lines = [line.strip() for line in stderr.splitlines()]
+    for wanted in (
+        lambda t: _DIAGNOSTIC.search(t) is not None,
+        lambda t: "Assertion" in t or ("error:" in t and not t.endswith("error:")),
+    ):
+        text = next((t for t in lines if wanted(t)), "")
+        if text:
             return text if len(text) <= 200 else text[:199] + "…"
     return ""
 

@@ -107,22 +107,33 @@ def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, 
     seconds = time.perf_counter() - start
     (out / f"{file.stem}.log").write_text(text if isinstance(text, str) else str(text))
     try:
-        names = json.loads((folder / "capture.json").read_text()).get("runs", [])
+        data = json.loads((folder / "capture.json").read_text())
     except (OSError, ValueError):
-        names = []
+        data = {}
+    names, launches = data.get("runs", []), int(data.get("launches", 0) or 0)
     runs = [_run_record(folder / n, min_dumps) for n in names if (folder / n).is_dir()]
     verdict = _pytest(text)
-    passed = code == 0 and verdict.get("passed", 0) > 0 and not verdict.get("failed")
+    # pytest's own verdict; a compile failure shows in `complete` (and in the exit status)
+    passed = verdict.get("passed", 0) > 0 and not (verdict.get("failed") or verdict.get("errors"))
     return {
         "file": file.name,
         "exit": code,
         "seconds": round(seconds, 1),
         "pytest": verdict,
+        "launches": launches,
         "runs": runs,
         "complete": bool(runs) and all(r["complete"] for r in runs),
         "passed": passed,
-        "cause": "" if passed and runs else (_cause(text) or f"exit {code}"),
+        "cause": _verdict_cause(passed, launches, runs, text, code),
     }
+
+
+def _verdict_cause(passed: bool, launches: int, runs: list[Any], text: str, code: int) -> str:
+    if passed and runs:
+        return ""
+    if not launches and not runs and (passed or "skipped" in text):
+        return "no kernel launched (nothing to compile)"
+    return _cause(text) or f"exit {code}"
 
 
 _CELL_DRIVER = """
@@ -215,12 +226,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _summary(records: list[dict[str, Any]], with_baseline: bool) -> None:
-    n = len(records) or 1
-    complete = sum(r["complete"] for r in records)
-    passed = sum(r["passed"] for r in records)
-    both = sum(r["complete"] and r["passed"] for r in records)
-    print(f"\nfiles {len(records)}: complete Runs {complete} ({complete / n:.0%}), tests pass "
-          f"{passed} ({passed / n:.0%}), both {both} ({both / n:.0%})")  # fmt: skip
+    kept = [r for r in records if not r["cause"].startswith("no kernel launched")]
+    n = len(kept) or 1
+    complete = sum(r["complete"] for r in kept)
+    passed = sum(r["passed"] for r in kept)
+    both = sum(r["complete"] and r["passed"] for r in kept)
+    print(f"\nfiles {len(records)}, {len(kept)} launching a kernel: complete Runs {complete} "
+          f"({complete / n:.0%}), tests pass {passed} ({passed / n:.0%}), both {both} "
+          f"({both / n:.0%})")  # fmt: skip
     if with_baseline:
         plain = sum(bool(r.get("baseline_passed")) for r in records)
         print(f"baseline, plain pytest with no tool: tests pass {plain} ({plain / n:.0%})")

@@ -73,6 +73,7 @@ def _language_restored() -> Iterator[list[Any]]:
     import triton.language as tl
     from triton.runtime.interpreter import InterpretedFunction
 
+    from ascend_ir_lab.toolchains.ascend.interpret_ops import npu_ops
     from ascend_ir_lab.toolchains.ascend.interpret_reduce import fast_reductions
 
     objects = {
@@ -81,7 +82,7 @@ def _language_restored() -> Iterator[list[Any]]:
     saved = [(o, dict(vars(o))) for o in objects]
     made: list[Any] = []
     try:
-        with _jit_calls_interpreted(made), _interpreter_fixed(), fast_reductions():
+        with _jit_calls_interpreted(made), _interpreter_fixed(), fast_reductions(), npu_ops():
             yield made
     finally:
         for function in made:

@@ -49,3 +49,24 @@ def test_npu_language_ops_run_interpreted() -> None:
     assert torch.equal(rows[5, :4], x[2:6])
     assert torch.equal(rows[6], torch.cat([torch.zeros(4), x[4:]]))
     assert float(rows[7, 0]) == float(x[3])
+
+
+@triton.jit
+def bad_unpack(x_ptr, N: tl.constexpr):
+    a, b = N, N if N > 1 else N, 1  # three values: the compiler takes two, Python refuses
+    tl.store(x_ptr + tl.arange(0, N), tl.zeros((N,), tl.float32) + a + b)
+
+
+def test_an_interpreter_failure_names_the_kernel_line() -> None:
+    import torch
+    from triton.runtime.errors import InterpreterError
+
+    with pytest.raises(InterpreterError) as caught:
+        interpret_launch(bad_unpack, (1,), (torch.zeros(4),), {"N": 4})
+    text = str(caught.value)
+    assert "too many values to unpack" in text
+    line = bad_unpack.fn.__code__.co_firstlineno + 1  # the unpacking, the def's next line
+    assert text.endswith(
+        f"at test_interpret_ops.py:{line}: a, b = N, N if N > 1 else N, 1  # three values: the "
+        "compiler takes two, Python refuses"
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import types
 from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.toolchains.common.env import debug_switches
@@ -20,6 +21,7 @@ def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[st
 
     numpy arrays are passed as torch views of the same memory, so results land in them.
     """
+    from triton.runtime.errors import InterpreterError
     from triton.runtime.interpreter import InterpretedFunction
 
     params = list(getattr(fn, "params", []))
@@ -32,7 +34,30 @@ def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[st
     with debug_switches(interpret=True), _language_restored() as interpreted:
         kernel = InterpretedFunction(_interpretable(getattr(fn, "fn", fn)))
         interpreted.append(kernel)
-        kernel[grid](*call_args)
+        try:
+            kernel[grid](*call_args)
+        except InterpreterError as exc:
+            where = _kernel_line(exc)
+            if not where:
+                raise
+            raise InterpreterError(f"{exc} at {where}") from exc
+
+
+def _kernel_line(exc: BaseException) -> str:
+    """`file:line: code` of the innermost frame of the failure in the user's own code (not
+    triton's, numpy's or this package's), else ""."""
+    import linecache
+    import traceback
+
+    skip = ("/triton/", "/numpy/", "/torch/", "/ascend_ir_lab/", "<")
+    cause = exc.__cause__ or exc
+    frames = [f for f in traceback.extract_tb(cause.__traceback__) if not any(
+        s in f.filename for s in skip)]  # fmt: skip
+    if not frames:
+        return ""
+    frame = frames[-1]
+    code = linecache.getline(frame.filename, frame.lineno or 0).strip()
+    return f"{Path(frame.filename).name}:{frame.lineno}: {code}"
 
 
 def _interpretable(func: Any) -> Any:

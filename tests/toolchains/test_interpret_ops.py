@@ -65,7 +65,7 @@ def test_an_interpreter_failure_names_the_kernel_line() -> None:
         interpret_launch(bad_unpack, (1,), (torch.zeros(4),), {"N": 4})
     text = str(caught.value)
     assert "too many values to unpack" in text
-    line = bad_unpack.fn.__code__.co_firstlineno + 1  # the unpacking, the def's next line
+    line = bad_unpack.fn.__code__.co_firstlineno + 2  # @triton.jit, def, the unpacking
     assert text.endswith(
         f"at test_interpret_ops.py:{line}: a, b = N, N if N > 1 else N, 1  # three values: the "
         "compiler takes two, Python refuses"

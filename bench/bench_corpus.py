@@ -131,7 +131,7 @@ def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, 
 def _verdict_cause(passed: bool, launches: int, runs: list[Any], text: str, code: int) -> str:
     if passed and runs:
         return ""
-    if not launches and not runs and (passed or "skipped" in text):
+    if not launches and not runs and (passed or "skipped" in text or "no tests ran" in text):
         return "no kernel launched (nothing to compile)"
     return _cause(text) or f"exit {code}"
 

@@ -150,11 +150,11 @@ def _jit_calls_interpreted(made: list[Any]) -> Iterator[None]:
             raise InterpreterError(repr(exc)) from exc
 
     original = JITFunction.__call__
-    JITFunction.__call__ = call  # type: ignore[method-assign]
+    JITFunction.__call__ = call
     try:
         yield
     finally:
-        JITFunction.__call__ = original  # type: ignore[method-assign]
+        JITFunction.__call__ = original
 
 
 @contextlib.contextmanager
@@ -193,12 +193,12 @@ def _interpreter_fixed() -> Iterator[None]:
         return interpreter.TensorHandle(out, lhs.dtype.scalar)
 
     interpreter._patch_lang_tensor = patch
-    builder.cast_impl, builder.binary_op = cast_impl, binary_op  # type: ignore[method-assign]
+    builder.cast_impl, builder.binary_op = cast_impl, binary_op
     try:
         yield
     finally:
         interpreter._patch_lang_tensor = original_patch
-        builder.cast_impl, builder.binary_op = original_cast, original_binary  # type: ignore[method-assign]
+        builder.cast_impl, builder.binary_op = original_cast, original_binary
 
 
 def _is_bf16(dtype: Any) -> bool:

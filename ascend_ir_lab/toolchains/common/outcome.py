@@ -25,14 +25,10 @@ def _compiler_says(stderr: str) -> str:
     diagnostic (`file:line:col: error: ...`), else its first failed assertion or `error: ...`
     line, else ""."""
     lines = [line.strip() for line in stderr.splitlines()]
-    for wanted in (
-        lambda t: _DIAGNOSTIC.search(t) is not None,
-        lambda t: "Assertion" in t or ("error:" in t and not t.endswith("error:")),
-    ):
-        text = next((t for t in lines if wanted(t)), "")
-        if text:
-            return text if len(text) <= 200 else text[:199] + "…"
-    return ""
+    located = [t for t in lines if _DIAGNOSTIC.search(t)]
+    other = [t for t in lines if "Assertion" in t or ("error:" in t and not t.endswith("error:"))]
+    text = (located or other or [""])[0]
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 def failures(capture: Any) -> list[str]:

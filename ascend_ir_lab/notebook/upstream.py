@@ -44,11 +44,14 @@ class UpstreamProgress(CompileProgress):
 
 def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
     """Run `cell` with its launches taken over for upstream Triton; return the last Run's view."""
+    from ascend_ir_lab.errors import LaunchFailedError
+    from ascend_ir_lab.notebook.magics import cell_error
     from ascend_ir_lab.toolchains.launch_upstream import (
         compile_defined_upstream,
         intercept_upstream,
         require_upstream_environment,
     )
+    from ascend_ir_lab.toolchains.outcome import failure_message, failures
     from ascend_ir_lab.toolchains.triton_upstream import parse_target
 
     if args.target is not None:
@@ -69,8 +72,10 @@ def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
         llvm_dumps=bool(getattr(args, "llvm", False)),
     )
     before = dict(magics.shell.user_ns)
-    with intercept_upstream(kernels=args.kernel, **settings) as cap:
-        magics._run_nested(cell)
+    with intercept_upstream(
+        kernels=args.kernel, all_passes=bool(getattr(args, "all_passes", False)), **settings
+    ) as cap:
+        outcome = magics._run_nested(cell)
     runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
     if args.signature:
         for fn in magics._defined_kernels(args.kernel, before):
@@ -78,4 +83,10 @@ def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
                 fn, signature=args.signature, constexprs=args.constexpr, **settings
             )
             runs.append((run, []))
+    failed = failures(cap) + cell_error(outcome)
+    if failed and not getattr(args, "keep_going", False):
+        magics._show(runs, cap.errors, show_last=True)
+        raise LaunchFailedError(
+            failure_message(failed, "this cell", "(%%triton_npu --keep-going runs on)")
+        )
     return magics._show(runs, cap.errors)

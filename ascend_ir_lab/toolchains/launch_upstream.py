@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
+import math
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,11 @@ from ascend_ir_lab.toolchains.launch import (
 )
 from ascend_ir_lab.toolchains.run import Run, write_manifest
 from ascend_ir_lab.toolchains.specialise import Specialisation
+from ascend_ir_lab.toolchains.upstream_passes import (
+    PassesWanted,
+    capture_upstream_passes,
+    remember_compile,
+)
 
 __all__ = [
     "GPU_KERNEL",
@@ -112,12 +118,14 @@ class UpstreamCapture:
     progress: Progress | None = None
     llvm_dumps: bool = False  # LLVM's pass dumps on request (--llvm): they cost the most
     timings: bool = True
+    all_passes: bool = False  # passes of every distinct compile (default: see PassesWanted)
     launches: list[Launch] = field(default_factory=list)
     errors: list[BaseException] = field(default_factory=list)
     _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
     _inside: bool = False  # capture()'s own launch passes straight through
     _benching: int = 0  # inside an autotuner's benchmark of a config on this GPU
     _tuners: dict[str, Any] = field(default_factory=dict)  # kernel -> its Autotuner
+    _wanted: PassesWanted = field(default_factory=PassesWanted)
 
     @property
     def runs(self) -> list[Run]:
@@ -153,8 +161,9 @@ class UpstreamCapture:
             return self._finish(launch, real, warmup, on_gpu, target, None)
         key = (id(fn), spec.key)
         if on_gpu and target == device and key not in self._compiled:
+            dumps = self.all_passes or self._wanted.first(name, spec)
             self._compiled[key], result = self._record_launch(fn, spec, grid, args, kwargs, real,
-                                                              warmup)  # fmt: skip
+                                                              warmup, dumps)  # fmt: skip
             launch.run = self._found(key, launch)
             launch.launched = launch.run is not None and not warmup
             launch.note = f"{'warmup on' if warmup else 'launched on'} {_device_name()} ({device})"
@@ -162,7 +171,9 @@ class UpstreamCapture:
             return result
         kernel = None
         if key not in self._compiled:
-            self._compiled[key], kernel = self._cross_compile(fn, spec, grid, args, kwargs, target)
+            dumps = self.all_passes or self._wanted.first(name, spec)
+            self._compiled[key], kernel = self._cross_compile(fn, spec, grid, args, kwargs, target,
+                                                              dumps)  # fmt: skip
         launch.run = self._found(key, launch)
         return self._finish(launch, real, warmup, on_gpu, target, kernel)
 
@@ -201,6 +212,7 @@ class UpstreamCapture:
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
         target: str,
+        dumps: bool = True,
     ) -> tuple[Run | BaseException, Any]:
         name = self._run_name(tu._kernel_name(fn), target)
         folder = fresh_folder(name, self.runs_dir)
@@ -213,12 +225,13 @@ class UpstreamCapture:
             )
             return run
 
-        settings = dict(target=target, name=name, out=folder, **self._dumps())
+        settings = dict(target=target, name=name, out=folder, dumps=dumps, **self._dumps())
         try:
             run = compile_watched(fn, folder, settings, self._say, compile_fn=work)
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)
             return exc, None
+        remember_compile(run, fn, spec, target)
         return keep_cell_source(run, fn, target), kept.get("kernel")
 
     def _record_launch(
@@ -230,32 +243,52 @@ class UpstreamCapture:
         kwargs: dict[str, Any],
         real: Any,
         warmup: bool,
+        dumps: bool = True,
     ) -> tuple[Run | BaseException, Any]:
-        """Launch for real on this thread (the GPU context is the user's) and record it."""
+        """Launch for real on this thread (the GPU context is the user's) and record it:
+        with `dumps`, its compile with every MLIR pass (compiled again for the record when
+        triton had it already, e.g. from timing an autotune config); else a cheap record of
+        what triton compiled, `run.capture()` away from its passes."""
         target = device_target() or "cuda:90"
         name = self._run_name(tu._kernel_name(fn), target)
         folder = fresh_folder(name, self.runs_dir)
         self._say("start", {"kernel": tu._kernel_name(fn), "path": folder, "target": target})
         self._inside = True
         try:
-            run, result = tu.record_launch(fn, spec, grid, args, kwargs, real, target=target,
-                                           name=name, out=folder, warmup=warmup,
-                                           **self._dumps())  # fmt: skip
+            if dumps:
+                run, result = tu.record_launch(fn, spec, grid, args, kwargs, real, target=target,
+                                               name=name, out=folder, warmup=warmup,
+                                               **self._dumps())  # fmt: skip
+            else:
+                result = real()
+                run = tu.record_compiled_launch(fn, spec, grid, args, kwargs, result,
+                                                target=target, name=name, out=folder,
+                                                warmup=warmup)  # fmt: skip
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)
             self._say("failed", {"kernel": tu._kernel_name(fn), "error": exc})
             return exc, None
         finally:
             self._inside = False
+        remember_compile(run, fn, spec, target)
+        if dumps and not run.passes_captured:
+            run = self._passes_now(run)
         _report_stages(folder, 0, self._say)
         run = keep_cell_source(run, fn, target)
         tuner = self._tuners.get(tu._kernel_name(fn))
         if tuner is not None:
             from ascend_ir_lab.toolchains.sweep import update_extra
 
-            run = update_extra(run, {"autotune": timed_sweep(tuner)})
+            run = update_extra(run, {"autotune": timed_sweep(tuner, run.passes_captured)})
         self._say("done", {"run": run})
         return run, result
+
+    def _passes_now(self, run: Run) -> Run:
+        try:
+            return capture_upstream_passes(run, **self._dumps())
+        except Exception as exc:  # noqa: BLE001 - the cheap record stays; shown by the caller
+            self.errors.append(exc)
+            return run
 
     def _dumps(self) -> dict[str, bool]:
         return {"llvm_dumps": self.llvm_dumps, "timings": self.timings}
@@ -331,8 +364,9 @@ def _benchmarks_bare(capture: UpstreamCapture) -> Iterator[None]:
         Autotuner._bench = original  # type: ignore[method-assign]
 
 
-def timed_sweep(tuner: Any) -> dict[str, Any]:
-    """`extra.autotune` of the config an autotuner picked: each config with its timings."""
+def timed_sweep(tuner: Any, captured: bool = True) -> dict[str, Any]:
+    """`extra.autotune` of the config an autotuner picked: each config with its timings
+    (None for a config that could not run: triton times those as inf)."""
     timings = dict(getattr(tuner, "configs_timings", None) or {})
     best = getattr(tuner, "best_config", None)
     configs, chosen = [], None
@@ -344,12 +378,20 @@ def timed_sweep(tuner: Any) -> dict[str, Any]:
             "index": index,
             "config": {k: v if isinstance(v, (bool, int, float, str)) else repr(v)
                        for k, v in config.all_kwargs().items()},
-            "ms": [float(t) for t in ms] if isinstance(ms, (list, tuple)) else ms,
-            "passes_captured": config is best,
+            "ms": _finite_ms(ms),
+            "passes_captured": config is best and captured,
         })  # fmt: skip
     return {"configs": configs, "chosen": chosen, "timed": True,
             "note": "configs timed on the device as the user's code times them; the one "
                     "picked was recompiled with every pass"}  # fmt: skip
+
+
+def _finite_ms(ms: Any) -> list[float | None] | float | None:
+    """Timings as run.json holds them: finite numbers, None where a config failed."""
+    values = list(ms) if isinstance(ms, (list, tuple)) else [ms]
+    kept = [float(t) if isinstance(t, (int, float)) and math.isfinite(t) else None
+            for t in values]  # fmt: skip
+    return kept if isinstance(ms, (list, tuple)) else kept[0]
 
 
 def compile_defined_upstream(

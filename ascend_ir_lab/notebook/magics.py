@@ -128,7 +128,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         "--no-virtual-npu",
         action="store_true",
         help="with no NPU, run the cell as is: no torch_npu, no device='npu' (the virtual NPU "
-        "is on by default there)",
+        "is on by default there); upstream targets with no GPU: no virtual GPU either",
     )
     @argument(
         "--keep-going",

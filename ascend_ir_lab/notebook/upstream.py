@@ -7,6 +7,7 @@ Ascend ones are.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
@@ -48,11 +49,14 @@ def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
     from ascend_ir_lab.notebook.magics import cell_error
     from ascend_ir_lab.toolchains.launch_upstream import (
         compile_defined_upstream,
+        default_target,
+        device_target,
         intercept_upstream,
         require_upstream_environment,
     )
     from ascend_ir_lab.toolchains.outcome import failure_message, failures
     from ascend_ir_lab.toolchains.triton_upstream import parse_target
+    from ascend_ir_lab.toolchains.virtual_gpu import summary_line, virtual_gpu
 
     if args.target is not None:
         parse_target(args.target)
@@ -72,9 +76,16 @@ def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
         llvm_dumps=bool(getattr(args, "llvm", False)),
     )
     before = dict(magics.shell.user_ns)
-    with intercept_upstream(
-        kernels=args.kernel, all_passes=bool(getattr(args, "all_passes", False)), **settings
-    ) as cap:
+    with contextlib.ExitStack() as stack:
+        if device_target() is None and not getattr(args, "no_virtual_npu", False):
+            target = args.target or default_target()
+            print(summary_line(target))
+            stack.enter_context(virtual_gpu(target))
+        cap = stack.enter_context(
+            intercept_upstream(
+                kernels=args.kernel, all_passes=bool(getattr(args, "all_passes", False)), **settings
+            )
+        )
         outcome = magics._run_nested(cell)
     runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
     if args.signature:

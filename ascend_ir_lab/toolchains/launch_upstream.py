@@ -125,6 +125,8 @@ class UpstreamCapture:
     _inside: bool = False  # capture()'s own launch passes straight through
     _benching: int = 0  # inside an autotuner's benchmark of a config on this GPU
     _tuners: dict[str, Any] = field(default_factory=dict)  # kernel -> its Autotuner
+    _config: Any = None  # the autotune config being timed
+    _config_runs: dict[int, Run | BaseException] = field(default_factory=dict)  # id(config) ->
     _wanted: PassesWanted = field(default_factory=PassesWanted)
 
     @property
@@ -175,7 +177,26 @@ class UpstreamCapture:
             self._compiled[key], kernel = self._cross_compile(fn, spec, grid, args, kwargs, target,
                                                               dumps)  # fmt: skip
         launch.run = self._found(key, launch)
+        if self._benching and self._config is not None:
+            self._config_runs[id(self._config)] = self._compiled[key]
+            if launch.error is not None:  # the autotuner counts this config out, as triton does
+                raise launch.error
+        elif launch.run is not None and name in self._tuners and not on_gpu:
+            launch.run = self._compiled[key] = self._untimed_sweep(name, launch.run)
         return self._finish(launch, real, warmup, on_gpu, target, kernel)
+
+    def _untimed_sweep(self, name: str, run: Run) -> Run:
+        """The sweep listed in the Run of the config that stood in for the best (no GPU)."""
+        from ascend_ir_lab.toolchains.sweep import update_extra
+
+        if "autotune" in (run.manifest.get("extra") or {}):
+            return run
+        record = timed_sweep(self._tuners[name], run.passes_captured, timed=False)
+        for entry, config in zip(record["configs"], self._tuners[name].configs, strict=False):
+            found = self._config_runs.get(id(config))
+            entry["run"] = str(found.path) if isinstance(found, Run) else None
+            entry["status"] = found.status if isinstance(found, Run) else "compile-error"
+        return update_extra(run, {"autotune": record})
 
     def _found(self, key: tuple[Any, ...], launch: Launch) -> Run | None:
         found = self._compiled[key]
@@ -229,7 +250,8 @@ class UpstreamCapture:
         try:
             run = compile_watched(fn, folder, settings, self._say, compile_fn=work)
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
-            self.errors.append(exc)
+            if not self._benching:  # a config that does not compile is out of the sweep
+                self.errors.append(exc)
             return exc, None
         remember_compile(run, fn, spec, target)
         return keep_cell_source(run, fn, target), kept.get("kernel")
@@ -351,10 +373,12 @@ def _benchmarks_bare(capture: UpstreamCapture) -> Iterator[None]:
 
     def bench(self: Any, *args: Any, **kwargs: Any) -> Any:
         capture._benching += 1
+        capture._config = kwargs.get("config")
         try:
             return original(self, *args, **kwargs)
         finally:
             capture._benching -= 1
+            capture._config = None
             capture._tuners[tu._kernel_name(self.base_fn)] = self
 
     Autotuner._bench = bench  # type: ignore[method-assign]
@@ -364,9 +388,10 @@ def _benchmarks_bare(capture: UpstreamCapture) -> Iterator[None]:
         Autotuner._bench = original  # type: ignore[method-assign]
 
 
-def timed_sweep(tuner: Any, captured: bool = True) -> dict[str, Any]:
+def timed_sweep(tuner: Any, captured: bool = True, timed: bool = True) -> dict[str, Any]:
     """`extra.autotune` of the config an autotuner picked: each config with its timings
-    (None for a config that could not run: triton times those as inf)."""
+    (None for a config that could not run: triton times those as inf). Not `timed` (no
+    GPU): every config compiled, none timed, the first stands in for the best."""
     timings = dict(getattr(tuner, "configs_timings", None) or {})
     best = getattr(tuner, "best_config", None)
     configs, chosen = [], None
@@ -381,6 +406,13 @@ def timed_sweep(tuner: Any, captured: bool = True) -> dict[str, Any]:
             "ms": _finite_ms(ms),
             "passes_captured": config is best and captured,
         })  # fmt: skip
+    if not timed:
+        for entry in configs:
+            entry["ms"] = None
+        return {"configs": configs, "chosen": chosen, "timed": False,
+                "note": "no GPU to time the configs on: each compiled as the user's code "
+                        "compiles it (cheap records), none timed; the first stands in for "
+                        "the best"}  # fmt: skip
     return {"configs": configs, "chosen": chosen, "timed": True,
             "note": "configs timed on the device as the user's code times them; the one "
                     "picked was recompiled with every pass"}  # fmt: skip

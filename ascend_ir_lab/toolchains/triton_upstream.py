@@ -262,6 +262,8 @@ def active_target() -> str | None:
     try:
         from triton.runtime import driver
 
+        if getattr(driver.active, "virtual", False):  # the virtual GPU is no GPU
+            return None
         tgt = driver.active.get_current_target()
     except Exception:  # noqa: BLE001 - no driver, no device, no CUDA library: all mean "none"
         return None

@@ -139,10 +139,12 @@ class UpstreamCapture:
     ) -> Any:
         """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`; returns what triton's
         launch returns (the compiled kernel; None where a cross-compile failed)."""
-        if self._inside or (self._benching and device_target() is not None):
-            # a config being timed compiles and runs as in the user's code: no dumps; the
-            # config the sweep picks is recorded with every pass when it is launched
+        if self._inside:
             return original(fn, *args, **kwargs)
+        if self._benching and device_target() is not None:
+            # a config being timed compiles and runs as in the user's code: a cheap record;
+            # the config the sweep picks gets its passes when it is launched
+            return self._timed_config(fn, original, args, kwargs)
         grid = kwargs.pop("grid")
         warmup = kwargs.pop("warmup", False)
         name = tu._kernel_name(fn)
@@ -162,10 +164,14 @@ class UpstreamCapture:
         if self.kernels is not None and name not in self.kernels:
             return self._finish(launch, real, warmup, on_gpu, target, None)
         key = (id(fn), spec.key)
-        if on_gpu and target == device and key not in self._compiled:
-            dumps = self.all_passes or self._wanted.first(name, spec)
-            self._compiled[key], result = self._record_launch(fn, spec, grid, args, kwargs, real,
-                                                              warmup, dumps)  # fmt: skip
+        if on_gpu and target == device:
+            if key not in self._compiled:
+                dumps = self.all_passes or self._wanted.first(name, spec)
+                self._compiled[key], result = self._record_launch(fn, spec, grid, args, kwargs,
+                                                                  real, warmup, dumps)  # fmt: skip
+            else:
+                result = real()
+                self._compiled[key] = self._picked(name, spec, self._compiled[key])
             launch.run = self._found(key, launch)
             launch.launched = launch.run is not None and not warmup
             launch.note = f"{'warmup on' if warmup else 'launched on'} {_device_name()} ({device})"
@@ -180,10 +186,64 @@ class UpstreamCapture:
         if self._benching and self._config is not None:
             self._config_runs[id(self._config)] = self._compiled[key]
             if launch.error is not None:  # the autotuner counts this config out, as triton does
-                raise launch.error
+                raise launch.error.__cause__ or launch.error  # triton's own error, as it raises
         elif launch.run is not None and name in self._tuners and not on_gpu:
             launch.run = self._compiled[key] = self._untimed_sweep(name, launch.run)
         return self._finish(launch, real, warmup, on_gpu, target, kernel)
+
+    def _timed_config(
+        self, fn: Any, original: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        """A launch of an autotuner timing a config on this GPU: it runs as in the user's
+        code; the config's first launch leaves a cheap record of what triton compiled."""
+        config = self._config
+        result = original(fn, *args, **kwargs)
+        if config is not None and id(config) not in self._config_runs:
+            self._config_runs[id(config)] = self._cheap_config(fn, original, args, kwargs, result)
+        return result
+
+    def _cheap_config(
+        self, fn: Any, original: Any, args: tuple[Any, ...], kwargs: dict[str, Any], result: Any
+    ) -> Run | BaseException:
+        given = dict(kwargs)
+        grid, warmup = given.pop("grid"), given.pop("warmup", False)
+        target = device_target() or "cuda:90"
+        try:
+            spec = specialised(fn, original, args, given, tu.gpu_target(target))
+            key = (id(fn), spec.key)
+            if key not in self._compiled:
+                name = self._run_name(tu._kernel_name(fn), target)
+                run = tu.record_compiled_launch(
+                    fn, spec, grid, args, given, result, target=target, name=name,
+                    out=fresh_folder(name, self.runs_dir), warmup=warmup,
+                )  # fmt: skip
+                remember_compile(run, fn, spec, target)
+                self._compiled[key] = keep_cell_source(run, fn, target)
+        except Exception as exc:  # noqa: BLE001 - a config without a record; the sweep goes on
+            return exc
+        return self._compiled[key]
+
+    def _picked(self, name: str, spec: Specialisation, found: Run | BaseException) -> Any:
+        """The config an autotuner picked on this GPU, launched: its passes (first compile of
+        the kernel and types, or every one with all_passes) and the sweep, in its Run."""
+        tuner = self._tuners.get(name)
+        if not isinstance(found, Run) or tuner is None:
+            return found
+        if "autotune" in (found.manifest.get("extra") or {}):
+            return found
+        if (self.all_passes or self._wanted.first(name, spec)) and not found.passes_captured:
+            found = self._passes_now(found)
+        from ascend_ir_lab.toolchains.sweep import update_extra
+
+        record = timed_sweep(tuner, found.passes_captured)
+        self._config_paths(record, tuner)
+        return update_extra(found, {"autotune": record})
+
+    def _config_paths(self, record: dict[str, Any], tuner: Any) -> None:
+        for entry, config in zip(record["configs"], tuner.configs, strict=False):
+            found = self._config_runs.get(id(config))
+            entry["run"] = str(found.path) if isinstance(found, Run) else None
+            entry["status"] = found.status if isinstance(found, Run) else "compile-error"
 
     def _untimed_sweep(self, name: str, run: Run) -> Run:
         """The sweep listed in the Run of the config that stood in for the best (no GPU)."""
@@ -192,10 +252,7 @@ class UpstreamCapture:
         if "autotune" in (run.manifest.get("extra") or {}):
             return run
         record = timed_sweep(self._tuners[name], run.passes_captured, timed=False)
-        for entry, config in zip(record["configs"], self._tuners[name].configs, strict=False):
-            found = self._config_runs.get(id(config))
-            entry["run"] = str(found.path) if isinstance(found, Run) else None
-            entry["status"] = found.status if isinstance(found, Run) else "compile-error"
+        self._config_paths(record, self._tuners[name])
         return update_extra(run, {"autotune": record})
 
     def _found(self, key: tuple[Any, ...], launch: Launch) -> Run | None:
@@ -301,7 +358,9 @@ class UpstreamCapture:
         if tuner is not None:
             from ascend_ir_lab.toolchains.sweep import update_extra
 
-            run = update_extra(run, {"autotune": timed_sweep(tuner, run.passes_captured)})
+            record = timed_sweep(tuner, run.passes_captured)
+            self._config_paths(record, tuner)
+            run = update_extra(run, {"autotune": record})
         self._say("done", {"run": run})
         return run, result
 

@@ -88,7 +88,11 @@ class SweepRecords:
         for entry, config in zip(record["configs"], tuner.configs, strict=False):
             found = self._config_runs.get(id(config))
             entry["run"] = str(found.path) if isinstance(found, Run) else None
-            entry["status"] = found.status if isinstance(found, Run) else "compile-error"
+            entry["status"] = (
+                found.status if isinstance(found, Run)
+                else f"failed: {type(found).__name__}" if found is not None
+                else "failed"  # triton counted it out (out of resources, no compile)
+            )  # fmt: skip
 
     def _untimed_sweep(self, name: str, run: Run) -> Run:
         """The sweep listed in the Run of the config that stood in for the best (no GPU)."""

@@ -125,8 +125,11 @@ class UpstreamCapture(SweepRecords):
     _inside: bool = False  # capture()'s own launch passes straight through
     _benching: int = 0  # inside an autotuner's benchmark of a config on this GPU
     _tuners: dict[str, Any] = field(default_factory=dict)  # kernel -> its Autotuner
-    _config: Any = None  # the autotune config being timed
-    _config_runs: dict[int, Run | BaseException] = field(default_factory=dict)  # id(config) ->
+    _config: tuple[int, tuple[str, ...]] | None = None  # (id(config), argument types) timed
+    _config_runs: dict[tuple[int, tuple[str, ...]], Run | BaseException] = field(
+        default_factory=dict
+    )
+    _sweep_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kernel -> last sweep
     _wanted: PassesWanted = field(default_factory=PassesWanted)
 
     @property
@@ -184,7 +187,7 @@ class UpstreamCapture(SweepRecords):
                                                               dumps)  # fmt: skip
         launch.run = self._found(key, launch)
         if self._benching and self._config is not None:
-            self._config_runs[id(self._config)] = self._compiled[key]
+            self._config_runs[self._config] = self._compiled[key]
             if launch.error is not None:  # the autotuner counts this config out, as triton does
                 raise launch.error.__cause__ or launch.error  # triton's own error, as it raises
         elif launch.run is not None and name in self._tuners and not on_gpu:
@@ -295,7 +298,7 @@ class UpstreamCapture(SweepRecords):
             from ascend_ir_lab.toolchains.sweep import update_extra
 
             record = timed_sweep(tuner, run.passes_captured)
-            self._config_paths(record, tuner)
+            self._config_paths(record, tuner, tu._kernel_name(fn))
             run = update_extra(run, {"autotune": record})
         self._say("done", {"run": run})
         return run, result

@@ -12,6 +12,7 @@ the kernel.
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ __all__ = ["PassesWanted", "capture_upstream_passes", "remember_compile", "upstr
 Progress = Callable[[str, dict[str, Any]], None]
 
 # Run folder -> (the kernel, while it lives; what triton compiled for the call; the target)
+_BLOCK_SHAPE = re.compile(r"\[[\d, ]*\]")
 _COMPILES: dict[str, tuple[Callable[[], Any], Specialisation, str]] = {}
 
 
@@ -39,7 +41,9 @@ class PassesWanted:
     def first(self, kernel: str, spec: Specialisation) -> bool:
         """Whether this compile is the first of `kernel` with these argument types (and so
         keeps its passes); remembered, so the next one with the same types is not."""
-        key = (kernel, tuple(sorted(spec.signature.items())))
+        # a descriptor's block shape follows the config (a pre-hook sets it): not its type
+        types = {k: _BLOCK_SHAPE.sub("", v) for k, v in spec.signature.items()}
+        key = (kernel, tuple(sorted(types.items())))
         if key in self.seen:
             return False
         self.seen.add(key)

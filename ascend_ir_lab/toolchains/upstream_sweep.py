@@ -21,15 +21,16 @@ from ascend_ir_lab.toolchains.run import Run
 from ascend_ir_lab.toolchains.specialise import Specialisation
 from ascend_ir_lab.toolchains.upstream_passes import remember_compile
 
-__all__ = ["SweepRecords", "benchmarks_bare", "timed_sweep"]
+__all__ = ["SweepRecords", "arg_types", "benchmarks_bare", "timed_sweep"]
 
 
 class SweepRecords:
     """The sweep part of UpstreamCapture (its fields: _config, _config_runs, _tuners,
     _compiled, _wanted, all_passes, runs_dir)."""
 
-    _config: Any
-    _config_runs: dict[int, Run | BaseException]
+    _config: tuple[int, tuple[str, ...]] | None
+    _config_runs: dict[tuple[int, tuple[str, ...]], Run | BaseException]
+    _sweep_of: dict[str, tuple[str, ...]]
     _tuners: dict[str, Any]
     _compiled: dict[tuple[Any, ...], Run | BaseException]
     _wanted: Any
@@ -43,8 +44,8 @@ class SweepRecords:
         code; the config's first launch leaves a cheap record of what triton compiled."""
         config = self._config
         result = original(fn, *args, **kwargs)
-        if config is not None and id(config) not in self._config_runs:
-            self._config_runs[id(config)] = self._cheap_config(fn, original, args, kwargs, result)
+        if config is not None and config not in self._config_runs:
+            self._config_runs[config] = self._cheap_config(fn, original, args, kwargs, result)
         return result
 
     def _cheap_config(
@@ -81,12 +82,13 @@ class SweepRecords:
         from ascend_ir_lab.toolchains.sweep import update_extra
 
         record = timed_sweep(tuner, found.passes_captured)
-        self._config_paths(record, tuner)
+        self._config_paths(record, tuner, name)
         return update_extra(found, {"autotune": record})
 
-    def _config_paths(self, record: dict[str, Any], tuner: Any) -> None:
+    def _config_paths(self, record: dict[str, Any], tuner: Any, name: str) -> None:
+        types = self._sweep_of.get(name, ())
         for entry, config in zip(record["configs"], tuner.configs, strict=False):
-            found = self._config_runs.get(id(config))
+            found = self._config_runs.get((id(config), types))
             entry["run"] = str(found.path) if isinstance(found, Run) else None
             entry["status"] = (
                 found.status if isinstance(found, Run)
@@ -101,8 +103,13 @@ class SweepRecords:
         if "autotune" in (run.manifest.get("extra") or {}):
             return run
         record = timed_sweep(self._tuners[name], run.passes_captured, timed=False)
-        self._config_paths(record, self._tuners[name])
+        self._config_paths(record, self._tuners[name], name)
         return update_extra(run, {"autotune": record})
+
+
+def arg_types(args: Any) -> tuple[str, ...]:
+    """The dtypes (or Python types) of a launch's arguments: one sweep of an autotuner."""
+    return tuple(str(getattr(a, "dtype", type(a).__name__)) for a in args)
 
 
 def _device_target() -> str | None:
@@ -130,7 +137,10 @@ def benchmarks_bare(capture: Any) -> Iterator[None]:
 
     def bench(self: Any, *args: Any, **kwargs: Any) -> Any:
         capture._benching += 1
-        capture._config = kwargs.get("config")
+        config, types = kwargs.get("config"), arg_types(args)
+        # one sweep: a config and the argument types (the same configs serve every sweep)
+        capture._config = (id(config), types) if config is not None else None
+        capture._sweep_of[tu._kernel_name(self.base_fn)] = types
         try:
             return original(self, *args, **kwargs)
         finally:

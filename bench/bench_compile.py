@@ -3,7 +3,7 @@
 Bare = what a person does by hand: `triton.compile` with MLIR_ENABLE_DUMP=1 and its stderr
 sent to a file, then `triton-adapter-opt ... --mlir-print-ir-after-all > log` and
 `bishengir-compile ... --mlir-print-ir-after-all > log`, with the same options.
-Capture = `ascend_ir_lab.toolchains.ascend.compile_kernel` writing a whole Run (manifest,
+Capture = `ascend_ir_lab.toolchains.ascend.compile.compile_kernel` writing a whole Run (manifest,
 versions, artifacts, timings). Goal (issue 3): ratio <= 1.3 on matmul and attention.
 
     python bench/bench_compile.py [--repeat 3] [KERNEL ...]
@@ -25,16 +25,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ascend_ir_lab.toolchains import ascend_options as opts  # noqa: E402
-from ascend_ir_lab.toolchains.ascend import compile_kernel  # noqa: E402
-from ascend_ir_lab.toolchains.env import patched_environ  # noqa: E402
-from ascend_ir_lab.toolchains.process import capture_fds  # noqa: E402
-from ascend_ir_lab.toolchains.tools import find_tool  # noqa: E402
-from ascend_ir_lab.toolchains.ttir_stage import (  # noqa: E402
+from ascend_ir_lab.toolchains.ascend import options as opts  # noqa: E402
+from ascend_ir_lab.toolchains.ascend.compile import compile_kernel  # noqa: E402
+from ascend_ir_lab.toolchains.ascend.ttir_stage import (  # noqa: E402
     _stop_before_binary,
     load_kernel,
     parse_signature,
 )
+from ascend_ir_lab.toolchains.common.env import patched_environ  # noqa: E402
+from ascend_ir_lab.toolchains.common.process import capture_fds  # noqa: E402
+from ascend_ir_lab.toolchains.common.tools import find_tool  # noqa: E402
 
 GOAL = 1.3
 

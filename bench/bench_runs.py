@@ -22,7 +22,7 @@ from _common import ROOT, WORK, report
 from bench_read import big_log
 
 from ascend_ir_lab.dumps.blocks import compress_log
-from ascend_ir_lab.toolchains.collection import folder_size
+from ascend_ir_lab.toolchains.common.collection import folder_size
 
 OPEN = (
     "import resource,sys\n"
@@ -33,8 +33,8 @@ OPEN = (
 
 
 def run_size() -> None:
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
-    from ascend_ir_lab.toolchains.triton_upstream import compile_spec
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
+    from ascend_ir_lab.toolchains.triton.compile import compile_spec
 
     spec, sig, consts = compile_spec(str(ROOT / "tests" / "kernels" / "matmul.py"))
     out = WORK / "run-matmul"

@@ -53,8 +53,8 @@ if mode == "ours":
     shell.run_line_magic("load_ext", "ascend_ir_lab")
     cell = f"%%triton_npu --interpret --runs-dir {runs}\\n" + source
 else:
-    from ascend_ir_lab.toolchains.virtual_npu import virtual_npu
-    shell.run_cell("from ascend_ir_lab.toolchains.virtual_npu import virtual_npu")
+    from ascend_ir_lab.toolchains.ascend.virtual_npu import virtual_npu
+    shell.run_cell("from ascend_ir_lab.toolchains.ascend.virtual_npu import virtual_npu")
     cell = "with virtual_npu():\\n" + "".join("    " + ln for ln in source.splitlines(True))
 with capture_output():
     result = shell.run_cell(cell)

@@ -54,8 +54,8 @@ def time_us(launch, repeat: int = 50) -> float:  # type: ignore[no-untyped-def]
 def check_softmax(out: Path, llvm: bool) -> dict[str, object]:
     import torch
 
-    from ascend_ir_lab.toolchains.triton_upstream import capture
-    from ascend_ir_lab.toolchains.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.triton.compile import capture
 
     kernel = load_kernel(f"{ROOT}/tests/kernels/upstream/softmax.py::softmax")
     x = torch.randn(4096, 1000, device="cuda")
@@ -77,8 +77,8 @@ def check_softmax(out: Path, llvm: bool) -> dict[str, object]:
 def check_attention(out: Path, llvm: bool) -> dict[str, object]:
     import torch
 
-    from ascend_ir_lab.toolchains.triton_upstream import capture
-    from ascend_ir_lab.toolchains.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.triton.compile import capture
 
     kernel = load_kernel(f"{ROOT}/tests/kernels/upstream/attention.py::attention")
     bh, n, d = 32, 2048, 64

@@ -89,8 +89,8 @@ def child(kernel: str, target: str, out: Path) -> None:
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
-    from ascend_ir_lab.toolchains.triton_upstream import compile_spec, parse_target
-    from ascend_ir_lab.toolchains.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.triton.compile import compile_spec, parse_target
 
     spec, sig, consts = compile_spec(str(KERNELS / f"{kernel}.py"))
     fn = load_kernel(spec)
@@ -107,7 +107,7 @@ def child(kernel: str, target: str, out: Path) -> None:
 
 def make_runs(out: Path) -> None:
     """Runs written by ascend_ir_lab's toolchain (the Run folder format)."""
-    from ascend_ir_lab.toolchains.triton_upstream import compile_kernel, compile_spec
+    from ascend_ir_lab.toolchains.triton.compile import compile_kernel, compile_spec
 
     for kernel, target, llvm in (("softmax", "cuda:90", True), ("attention", "cuda:90", False)):
         spec, sig, consts = compile_spec(str(KERNELS / f"{kernel}.py"))
@@ -141,7 +141,7 @@ def tidy_run(folder: Path) -> None:
 
 def make_opt(out: Path, tool: str) -> None:
     """bishengir-opt logs (raw) and an opt Run."""
-    from ascend_ir_lab.toolchains.opt import find_opt_tool, run_opt
+    from ascend_ir_lab.toolchains.common.opt import find_opt_tool, run_opt
 
     exe = find_opt_tool(tool)
     source = out / OPT_INPUT

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,27 @@ def test_modules_stay_small() -> None:
         if (n := len(p.read_text().splitlines())) > 700
     }
     assert not big, f"split these modules (over 700 lines): {big}"
+
+
+def _module_names() -> list[str]:
+    names = []
+    for p in sorted(PACKAGE.rglob("*.py")):
+        parts = p.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__main__":
+            continue
+        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+@pytest.mark.parametrize("name", _module_names())
+def test_every_module_imports(name: str) -> None:
+    importlib.import_module(name)
+
+
+@pytest.mark.parametrize("room", ["toolchains", "toolchains/common", "toolchains/ascend",
+                                  "toolchains/triton", "notebook", "share"])  # fmt: skip
+def test_every_room_says_what_it_is_for(room: str) -> None:
+    init = PACKAGE / room / "__init__.py"
+    assert init.is_file(), f"{room}/ has no __init__.py"
+    doc = ast.get_docstring(ast.parse(init.read_text(), str(init)))
+    assert doc and len(doc.split()) >= 8, f"{room}/__init__.py says too little: {doc!r}"

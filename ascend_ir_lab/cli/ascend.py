@@ -84,7 +84,7 @@ def _register_compile(subparsers: Any) -> None:
 
 
 def _compile(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.ttir_stage import parse_constexprs
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import parse_constexprs
 
     kernel, signature, constexprs = args.kernel, args.signature, {}
     if not signature and "::" in kernel and args.target.startswith(("cuda:", "hip:")):
@@ -94,10 +94,14 @@ def _compile(args: argparse.Namespace) -> int:
 
         return triton_compile(args)
     from ascend_ir_lab.safe_text import for_terminal
-    from ascend_ir_lab.toolchains.ascend import RunInterrupted, StageFailedError, compile_kernel
+    from ascend_ir_lab.toolchains.ascend.compile import (
+        RunInterrupted,
+        StageFailedError,
+        compile_kernel,
+    )
 
     if not signature:
-        from ascend_ir_lab.toolchains.triton_upstream import compile_spec
+        from ascend_ir_lab.toolchains.triton.compile import compile_spec
 
         named, signature, constexprs = compile_spec(kernel.split("::")[0])
         if "::" in kernel and named.split("::")[1] != kernel.split("::")[1]:
@@ -156,7 +160,7 @@ def _register_repro(subparsers: Any) -> None:
 
 
 def _repro(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.repro import make_reproducer, run_reproducer
+    from ascend_ir_lab.toolchains.ascend.repro import make_reproducer, run_reproducer
 
     repro = make_reproducer(args.run, args.which, args.out)
     if repro.note:
@@ -232,7 +236,7 @@ def _when(mtime: float) -> str:
 
 
 def _cache_list(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.cache import cache_root, dump_root, list_entries
+    from ascend_ir_lab.toolchains.common.cache import cache_root, dump_root, list_entries
 
     entries = list_entries()
     if args.json:
@@ -254,7 +258,7 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # IR text is shown, ne
 
 
 def _cache_search(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.cache import search_entries
+    from ascend_ir_lab.toolchains.common.cache import search_entries
 
     hits = search_entries(args.text, jobs=args.jobs)
     if args.json:
@@ -277,7 +281,7 @@ def _cache_search(args: argparse.Namespace) -> int:
 
 
 def _cache_show(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.cache import find_entry, stage_of
+    from ascend_ir_lab.toolchains.common.cache import find_entry, stage_of
 
     e = find_entry(args.key)
     files = [
@@ -294,7 +298,7 @@ def _cache_show(args: argparse.Namespace) -> int:
 
 def _cache_open(args: argparse.Namespace) -> int:
     from ascend_ir_lab.dumps import open_timeline
-    from ascend_ir_lab.toolchains.cache import find_entry
+    from ascend_ir_lab.toolchains.common.cache import find_entry
 
     e = find_entry(args.key)
     tl = open_timeline(str(e.path))

@@ -50,7 +50,7 @@ def add_noise_options(p: argparse.ArgumentParser) -> None:
 def noise_of(args: argparse.Namespace, a: Timeline) -> Noise | None:
     """The noise of A from `--noise` builds, a build kept in RUN/noise/ (reused by itself),
     or one `--rebuild` compiles; None when there is none."""
-    from ascend_ir_lab.toolchains.rebuild import rebuild, sibling_builds
+    from ascend_ir_lab.toolchains.ascend.rebuild import rebuild, sibling_builds
 
     paths = [Path(p) for p in args.noise]
     reuse = sibling_builds(args.path) if (Path(args.path) / "run.json").is_file() else []
@@ -90,8 +90,8 @@ def cmd_determinism(args: argparse.Namespace) -> int:
 
 
 def _builds(args: argparse.Namespace, root: Path) -> list[Any]:
-    from ascend_ir_lab.toolchains.rebuild import rebuilds
-    from ascend_ir_lab.toolchains.run import Run
+    from ascend_ir_lab.toolchains.ascend.rebuild import rebuilds
+    from ascend_ir_lab.toolchains.common.run import Run
 
     def say(k: int) -> None:
         print(f"# build {k + 1} of {args.n}", file=sys.stderr)
@@ -104,8 +104,8 @@ def _builds(args: argparse.Namespace, root: Path) -> list[Any]:
 
 
 def _compile_first(args: argparse.Namespace, out: Path) -> Any:
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
-    from ascend_ir_lab.toolchains.triton_upstream import compile_spec
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
+    from ascend_ir_lab.toolchains.triton.compile import compile_spec
 
     print(f"# build 1 of {args.n}", file=sys.stderr)
     named, signature, constexprs = compile_spec(args.kernel.split("::")[0])

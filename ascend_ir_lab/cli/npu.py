@@ -67,9 +67,9 @@ def _command(args: argparse.Namespace) -> list[str]:
 
 
 def _capture(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.collection import run_row, table_text
-    from ascend_ir_lab.toolchains.launch import npu_available
-    from ascend_ir_lab.toolchains.npu_script import capture_script
+    from ascend_ir_lab.toolchains.ascend.launch import npu_available
+    from ascend_ir_lab.toolchains.ascend.npu_script import capture_script
+    from ascend_ir_lab.toolchains.common.collection import run_row, table_text
 
     if not args.no_virtual_npu and not npu_available():
         return _capture_offline(args)
@@ -85,9 +85,9 @@ def _capture(args: argparse.Namespace) -> int:
 
 
 def _capture_passes(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.collection import run_row, table_text
-    from ascend_ir_lab.toolchains.run import Run
-    from ascend_ir_lab.toolchains.script_capture import TerminalProgress
+    from ascend_ir_lab.toolchains.ascend.script_capture import TerminalProgress
+    from ascend_ir_lab.toolchains.common.collection import run_row, table_text
+    from ascend_ir_lab.toolchains.common.run import Run
 
     done = [Run(path).capture(progress=TerminalProgress()) for path in args.runs]
     print(table_text(run_row(r) for r in done))
@@ -95,8 +95,8 @@ def _capture_passes(args: argparse.Namespace) -> int:
 
 
 def _capture_offline(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.offline_script import capture_offline
-    from ascend_ir_lab.toolchains.outcome import failure_message
+    from ascend_ir_lab.toolchains.ascend.offline_script import capture_offline
+    from ascend_ir_lab.toolchains.common.outcome import failure_message
 
     result = capture_offline(
         _command(args), args.out, target=args.target, interpret=not args.no_interpret
@@ -104,7 +104,7 @@ def _capture_offline(args: argparse.Namespace) -> int:
     for run in result.runs:
         print(f"{run.path}: {run.manifest['status']['text']}")
     if result.runs:
-        from ascend_ir_lab.toolchains.collection import run_row, table_text
+        from ascend_ir_lab.toolchains.common.collection import run_row, table_text
 
         print(table_text(run_row(r) for r in result.runs))
     print(result.summary)
@@ -126,8 +126,8 @@ def _capture_offline(args: argparse.Namespace) -> int:
 
 
 def _sync_check(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.npu_host import sync_check
-    from ascend_ir_lab.toolchains.npu_script import script_launch
+    from ascend_ir_lab.toolchains.ascend.npu_host import sync_check
+    from ascend_ir_lab.toolchains.ascend.npu_script import script_launch
 
     result = sync_check(script_launch(_command(args)), args.out)
     print(json.dumps(result, indent=2))

@@ -60,7 +60,7 @@ def cmd_html(args: Any) -> int:
 
 
 def cmd_report(args: Any) -> int:
-    from ascend_ir_lab.export.report import make_report
+    from ascend_ir_lab.share.report import make_report
 
     notes = None
     if args.notebook:
@@ -87,7 +87,7 @@ def cmd_report(args: Any) -> int:
 def _notebook_notes(notebook: str, run_path: str) -> list[dict[str, Any]]:
     """Notes of the Run's timeline in a saved notebook (titled `name (target)` or `name`)."""
     from ascend_ir_lab.export.notes import notebook_notes
-    from ascend_ir_lab.toolchains.run import Run
+    from ascend_ir_lab.toolchains.common.run import Run
 
     manifest = Run(run_path).manifest
     name = str(manifest.get("name") or "")

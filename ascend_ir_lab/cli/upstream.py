@@ -1,7 +1,7 @@
 """`triton-compile` (upstream Triton, cuda/hip) and `opt` (any MLIR opt tool) from the shell.
 
-Only argument parsing and printing here; the work is in toolchains/triton_upstream.py and
-toolchains/opt.py.
+Only argument parsing and printing here; the work is in toolchains/triton/compile.py and
+toolchains/common/opt.py.
 """
 
 from __future__ import annotations
@@ -76,8 +76,8 @@ def _register_opt(subparsers: Any) -> None:
 
 def triton_compile(args: argparse.Namespace) -> int:
     """Handler of `triton-compile` (also fit for `compile --target cuda:90` namespaces)."""
-    from ascend_ir_lab.toolchains import triton_upstream as tu
-    from ascend_ir_lab.toolchains.ttir_stage import parse_constexprs
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import parse_constexprs
+    from ascend_ir_lab.toolchains.triton import compile as tu
 
     python = getattr(args, "python", None) or _gpu_python()
     if python:
@@ -115,7 +115,7 @@ def triton_compile(args: argparse.Namespace) -> int:
 
 def opt(args: argparse.Namespace) -> int:
     """Handler of `opt`."""
-    from ascend_ir_lab.toolchains.opt import run_opt
+    from ascend_ir_lab.toolchains.common.opt import run_opt
 
     run = run_opt(
         args.tool,
@@ -133,7 +133,7 @@ def opt(args: argparse.Namespace) -> int:
 def _gpu_python() -> str | None:
     """$ASCEND_IR_LAB_GPU_PYTHON, when this interpreter has no upstream Triton."""
     from ascend_ir_lab.errors import IRLabError
-    from ascend_ir_lab.toolchains.triton_upstream import require_upstream_triton
+    from ascend_ir_lab.toolchains.triton.compile import require_upstream_triton
 
     try:
         require_upstream_triton()
@@ -149,8 +149,8 @@ def _gpu_python() -> str | None:
 def _compile_elsewhere(python: str, args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ascend_ir_lab.toolchains.run import Run, prepare_folder
-    from ascend_ir_lab.toolchains.triton_upstream import compile_in
+    from ascend_ir_lab.toolchains.common.run import Run, prepare_folder
+    from ascend_ir_lab.toolchains.triton.compile import compile_in
 
     out = prepare_folder(args.name or Path(args.kernel.split("::")[0]).stem, args.out)
     argv = ["triton-compile", args.kernel, "--target", args.target, "-o", str(out)]

@@ -2,7 +2,7 @@
 
 Compared offline: the final status of each, the sync ops of each final IR, and the
 pass-aligned divergence (where the pipelines part, and which passes were substituted). On an
-NPU host, the verdict `toolchains.npu_host.sync_check` recorded is the answer that counts.
+NPU host, the verdict `toolchains.ascend.npu_host.sync_check` recorded is the answer that counts.
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ class RunView:
     @classmethod
     def load(cls, path: str | Path, name: str | None = None) -> RunView:
         """A log, tree-dir, cache/dump folder or Run folder."""
-        from ascend_ir_lab.toolchains.run import MANIFEST, Run
+        from ascend_ir_lab.toolchains.common.run import MANIFEST, Run
 
         path = Path(path).expanduser()
         if (path / MANIFEST).is_file():
@@ -155,8 +155,8 @@ class RunView:
         self, out: str | Path, *, which: str | int | None = None, against: RunView | None = None
     ) -> Any:
         """The bug-report bundle (zip + Markdown); `against` a barrier-all Run to compare with."""
-        from ascend_ir_lab.export.report import make_report
-        from ascend_ir_lab.toolchains.rebuild import sibling_builds
+        from ascend_ir_lab.share.report import make_report
+        from ascend_ir_lab.toolchains.ascend.rebuild import sibling_builds
 
         if self.run is None:
             raise InputError(f"{self.name} is not a Run folder: compile it to make a report")
@@ -206,7 +206,7 @@ class RunView:
         """Compile this Run's kernel until there are `n` builds (reusing those kept in
         RUN/noise/) and report which passes give different output (analysis.noise)."""
         from ascend_ir_lab.analysis.noise import measure_noise
-        from ascend_ir_lab.toolchains.rebuild import rebuild, sibling_builds
+        from ascend_ir_lab.toolchains.ascend.rebuild import rebuild, sibling_builds
 
         if self.run is None:
             raise InputError(f"{self.name} is not a Run folder: it cannot be compiled again")
@@ -276,7 +276,7 @@ def _captured(run: Any) -> Any:
     """A cheap record opened: its passes are captured now when this session compiled it;
     otherwise (its kernel would be imported from a file the Run names) it opens as it is."""
     from ascend_ir_lab.notebook.progress import CompileProgress
-    from ascend_ir_lab.toolchains.sweep import kernel_known
+    from ascend_ir_lab.toolchains.ascend.sweep import kernel_known
 
     if kernel_known(run):
         return run.capture(progress=CompileProgress())

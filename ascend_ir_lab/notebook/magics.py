@@ -1,7 +1,7 @@
 """IPython magics (`%load_ext ascend_ir_lab`): `%%triton_npu`, `%ir_diff`, `%ir_load`,
 `%ir_cache`, `%ir_report`, `%%mlir_opt`; `%%triton_ir` is `%%triton_npu` by another name.
 
-Glue only: arguments are parsed here and handed to toolchains.launch, the engine and
+Glue only: arguments are parsed here and handed to toolchains.ascend.launch, the engine and
 notebook.explorer; what comes back is displayed.
 """
 
@@ -154,17 +154,17 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         this host's GPU runs for real and is recorded (grid, shapes, dtypes); numpy arrays or
         CPU tensors are cross-compiled for the target and the launch is skipped.
         """
-        from ascend_ir_lab.toolchains.launch import (
+        from ascend_ir_lab.toolchains.ascend.launch import (
             compile_defined,
             intercept_launches,
             npu_available,
         )
-        from ascend_ir_lab.toolchains.launch_upstream import (
+        from ascend_ir_lab.toolchains.ascend.virtual_npu import summary_line, virtual_npu
+        from ascend_ir_lab.toolchains.common.outcome import failure_message, failures
+        from ascend_ir_lab.toolchains.triton.launch import (
             is_upstream_target,
             upstream_triton_here,
         )
-        from ascend_ir_lab.toolchains.outcome import failure_message, failures
-        from ascend_ir_lab.toolchains.virtual_npu import summary_line, virtual_npu
 
         args = self._args(self.triton_npu, line)
         if args is None:
@@ -336,7 +336,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
     @_friendly
     def ir_cache(self, line: str) -> Any:
         """The Triton cache and dump folders, newest first; with KEY, open that kernel."""
-        from ascend_ir_lab.toolchains import cache
+        from ascend_ir_lab.toolchains.common import cache
 
         args = self._args(self.ir_cache, line)
         if args is None:
@@ -374,7 +374,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
 def collection_table(runs: list[Any]) -> Table:
     """The kernels one cell compiled: one row per Run; a record opens with `%ir_load PATH`
     (its passes are captured then)."""
-    from ascend_ir_lab.toolchains.collection import human_size, run_row
+    from ascend_ir_lab.toolchains.common.collection import human_size, run_row
 
     rows = [run_row(r) for r in runs]
     records = sum(1 for r in runs if not r.passes_captured)
@@ -418,7 +418,7 @@ def cell_error(outcome: Any) -> list[str]:
     error = getattr(outcome, "error_before_exec", None) or getattr(outcome, "error_in_exec", None)
     if error is None:
         return []
-    from ascend_ir_lab.toolchains.outcome import missing_module_hint
+    from ascend_ir_lab.toolchains.common.outcome import missing_module_hint
 
     text = str(error).strip().splitlines()
     line = f"the cell raised {type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
@@ -430,7 +430,7 @@ def cache_table(entries: list[Any], limit: int) -> Table:
     """The cache listing shown by `%ir_cache`."""
     import datetime as dt
 
-    from ascend_ir_lab.toolchains import cache
+    from ascend_ir_lab.toolchains.common import cache
 
     rows = [
         [

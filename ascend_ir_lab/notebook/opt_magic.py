@@ -1,6 +1,6 @@
 """`%%mlir_opt TOOL --pass-pipeline '...'`: the MLIR in the cell through any opt tool, as a Run.
 
-Glue only: the cell is written to a file and handed to toolchains.opt.run_opt (the tool runs
+Glue only: the cell is written to a file and handed to toolchains.common.opt.run_opt (the tool runs
 with --mlir-print-ir-after-all, and --mlir-timing where it has it); the Run is shown in the
 explorer and joins the session, so `%ir_diff` reaches it by name.
 """
@@ -54,9 +54,9 @@ class OptMagics(Magics):  # type: ignore[misc]
         The tool's failure (a pass that fails, a parse error) shows as a panel with the
         command and the diagnostics; the Run is shown all the same, up to the failing pass.
         """
-        from ascend_ir_lab.toolchains.launch import fresh_folder
-        from ascend_ir_lab.toolchains.opt import find_opt_tool, run_opt
-        from ascend_ir_lab.toolchains.run import Run
+        from ascend_ir_lab.toolchains.ascend.launch import fresh_folder
+        from ascend_ir_lab.toolchains.common.opt import find_opt_tool, run_opt
+        from ascend_ir_lab.toolchains.common.run import Run
 
         args = IRLabMagics._args(self.mlir_opt, line)
         if args is None:

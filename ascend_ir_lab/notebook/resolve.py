@@ -108,7 +108,7 @@ class Session:
 def as_view(value: Any) -> RunView | None:
     """A RunView of a notebook value (RunView, toolchains Run, Timeline), else None."""
     from ascend_ir_lab.dumps import Timeline
-    from ascend_ir_lab.toolchains.run import Run
+    from ascend_ir_lab.toolchains.common.run import Run
 
     if isinstance(value, RunView):
         return value

@@ -1,6 +1,6 @@
 """`%%triton_npu --target cuda:90|cuda:80|hip:gfx942`: the cell under upstream Triton.
 
-Glue only: the launches are taken over by toolchains.launch_upstream (launched and recorded
+Glue only: the launches are taken over by toolchains.triton.launch (launched and recorded
 on this host's GPU, or cross-compiled with the launch skipped); the Runs are shown as the
 Ascend ones are.
 """
@@ -47,16 +47,16 @@ def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
     """Run `cell` with its launches taken over for upstream Triton; return the last Run's view."""
     from ascend_ir_lab.errors import LaunchFailedError
     from ascend_ir_lab.notebook.magics import cell_error
-    from ascend_ir_lab.toolchains.launch_upstream import (
+    from ascend_ir_lab.toolchains.common.outcome import failure_message, failures
+    from ascend_ir_lab.toolchains.triton.compile import parse_target
+    from ascend_ir_lab.toolchains.triton.launch import (
         compile_defined_upstream,
         default_target,
         device_target,
         intercept_upstream,
         require_upstream_environment,
     )
-    from ascend_ir_lab.toolchains.outcome import failure_message, failures
-    from ascend_ir_lab.toolchains.triton_upstream import parse_target
-    from ascend_ir_lab.toolchains.virtual_gpu import summary_line, virtual_gpu
+    from ascend_ir_lab.toolchains.triton.virtual_gpu import summary_line, virtual_gpu
 
     if args.target is not None:
         parse_target(args.target)

@@ -101,7 +101,7 @@ class Run:
 
         The kernel is the one this session compiled, else the file the Run names, which is
         imported to compile it (so: only for Runs you trust)."""
-        from ascend_ir_lab.toolchains.sweep import capture_passes
+        from ascend_ir_lab.toolchains.ascend.sweep import capture_passes
 
         return capture_passes(self, progress=progress)
 

@@ -90,11 +90,11 @@ def dot_run(tmp_path_factory: pytest.TempPathFactory) -> Any:
     line info by the real tools."""
     import importlib.util
 
-    from ascend_ir_lab.toolchains.tools import triton_ascend_available
+    from ascend_ir_lab.toolchains.common.tools import triton_ascend_available
 
     if not triton_ascend_available():
         pytest.skip("triton-ascend is not importable: pip install -e '.[ascend]'")
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
 
     spec = importlib.util.spec_from_file_location("_dot_at_40_run", KERNELS / "dot_at_40.py")
     assert spec and spec.loader

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ascend_ir_lab.toolchains.tools import triton_ascend_available
+from ascend_ir_lab.toolchains.common.tools import triton_ascend_available
 
 _TC = Path(__file__).resolve().parents[1] / "toolchains" / "conftest.py"
 

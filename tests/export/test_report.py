@@ -13,9 +13,9 @@ import pytest
 from ascend_ir_lab.cli import main
 from ascend_ir_lab.export.files import payload_of, save_html
 from ascend_ir_lab.export.packing import unpack_payload
-from ascend_ir_lab.export.report import make_report
 from ascend_ir_lab.export.report_md import branch_style
 from ascend_ir_lab.safe_text import markdown_text
+from ascend_ir_lab.share.report import make_report
 
 HOST = {"versions": {"cann": None}, "npu_model": None}
 
@@ -23,7 +23,7 @@ HOST = {"versions": {"cann": None}, "npu_model": None}
 @pytest.fixture
 def fine(matmul_runs: tuple[Any, Any], tmp_path: Path) -> Any:
     """A copy of the fine Run, with notes (one names a pass the Run does not have)."""
-    from ascend_ir_lab.toolchains.run import Run
+    from ascend_ir_lab.toolchains.common.run import Run
 
     folder = tmp_path / "matmul"
     shutil.copytree(matmul_runs[0].path, folder)

@@ -8,7 +8,7 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import CapturedIO, capture_output
 
-from ascend_ir_lab.toolchains.tools import triton_ascend_available
+from ascend_ir_lab.toolchains.common.tools import triton_ascend_available
 
 needs_ascend = pytest.mark.skipif(
     not triton_ascend_available(),

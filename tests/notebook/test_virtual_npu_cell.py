@@ -11,7 +11,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from nb_helpers import needs_ascend, run_cell, shown
 
 from ascend_ir_lab.errors import LaunchFailedError
-from ascend_ir_lab.toolchains.virtual_npu import summary_line
+from ascend_ir_lab.toolchains.ascend.virtual_npu import summary_line
 
 pytestmark = [needs_ascend, pytest.mark.filterwarnings("ignore:.*ccec:UserWarning")]
 

@@ -17,9 +17,9 @@ import pytest
 from ascend_ir_lab.dumps import open_timeline
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.export.files import save_html
-from ascend_ir_lab.export.report import make_report
 from ascend_ir_lab.runs import Run, RunWriter, inside, safe_arcname, safe_name
 from ascend_ir_lab.safe_text import for_terminal, markdown_text, visible
+from ascend_ir_lab.share.report import make_report
 from tests.runs.hostile import BASE, SECRET, make_hostile
 from tests.toolchains.conftest import needs_ascend
 
@@ -126,7 +126,7 @@ def test_failed_report_leaves_no_partial_zip(
     def disk_full(*args: object, **kwargs: object) -> str:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("ascend_ir_lab.export.report.render_html", disk_full)
+    monkeypatch.setattr("ascend_ir_lab.export.bundle.render_html", disk_full)
     with pytest.raises(OSError, match="No space"):
         make_report(run, out=tmp_path / "bug", host=HOST)
     assert not list(tmp_path.glob("*.zip")) and not list(tmp_path.glob(".*partial"))

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ascend_ir_lab.toolchains.tools import triton_ascend_available
+from ascend_ir_lab.toolchains.common.tools import triton_ascend_available
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 NAMES = ("vadd", "softmax", "layernorm", "matmul", "attention")
@@ -32,7 +32,7 @@ def kernel_spec(name: str) -> dict[str, Any]:
 
 
 def _compile(root: Path, name: str, **kw: Any) -> Any:
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
 
     info = kernel_spec(name)
     folder = root / (name + ("-barrier-all" if kw.get("barrier_all") else ""))
@@ -70,7 +70,7 @@ def barrier_runs(runs_root: Path) -> dict[str, Any]:
 @pytest.fixture(scope="session")
 def again_runs(fine_runs: dict[str, Any], runs_root: Path) -> dict[str, Any]:
     """A second, identical build of every fine Run (run-to-run noise)."""
-    from ascend_ir_lab.toolchains.rebuild import rebuild
+    from ascend_ir_lab.toolchains.ascend.rebuild import rebuild
 
     return {name: rebuild(run, runs_root / f"{name}-again") for name, run in fine_runs.items()}
 

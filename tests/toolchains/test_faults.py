@@ -17,8 +17,8 @@ import pytest
 
 from ascend_ir_lab.dumps import open_timeline
 from ascend_ir_lab.runs import Run
-from ascend_ir_lab.toolchains.process import ToolTimeoutError, run_logged
-from ascend_ir_lab.toolchains.tools import query, query_budget
+from ascend_ir_lab.toolchains.common.process import ToolTimeoutError, run_logged
+from ascend_ir_lab.toolchains.common.tools import query, query_budget
 from tests.toolchains.conftest import kernel_spec, needs_ascend
 
 # A stand-in bishengir-compile: prints two pass dumps, starts a child that would outlive it,
@@ -101,7 +101,7 @@ def test_a_query_that_never_answers_is_bounded(tmp_path: Path) -> None:
     tool = tmp_path / "bin" / "bishengir-compile"
     code = textwrap.dedent(f"""
         import time
-        from ascend_ir_lab.toolchains.tools import query, query_budget
+        from ascend_ir_lab.toolchains.common.tools import query, query_budget
         t = time.monotonic()
         with query_budget(2):
             out = query({str(tool)!r}, "--version", timeout=60)
@@ -119,7 +119,7 @@ def test_a_query_that_never_answers_is_bounded(tmp_path: Path) -> None:
 
 _COMPILE = """
 import json, sys, time
-from ascend_ir_lab.toolchains.ascend import RunInterrupted, StageFailedError, compile_kernel
+from ascend_ir_lab.toolchains.ascend.compile import RunInterrupted, StageFailedError, compile_kernel
 spec, sig, consts, out, timeout, check = json.loads(sys.argv[1])
 t = time.monotonic()
 try:
@@ -192,8 +192,8 @@ def test_ctrl_c_records_the_interrupted_stage(tmp_path: Path) -> None:
 
 def test_a_stopped_stage_reaches_the_payload(tmp_path: Path) -> None:
     from ascend_ir_lab.export.files import payload_of
-    from ascend_ir_lab.toolchains.run import RunWriter
-    from ascend_ir_lab.toolchains.stages import stage_record
+    from ascend_ir_lab.toolchains.ascend.stages import stage_record
+    from ascend_ir_lab.toolchains.common.run import RunWriter
 
     env = _env(tmp_path, hang_queries=False)
     writer = RunWriter.create("stopped", {}, tmp_path / "run")

@@ -13,7 +13,7 @@ import pytest
 
 from ascend_ir_lab.dumps import open_timeline
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.npu_script import capture_script, script_launch
+from ascend_ir_lab.toolchains.ascend.npu_script import capture_script, script_launch
 from tests.conftest import ASCEND
 
 pytestmark = pytest.mark.ascend

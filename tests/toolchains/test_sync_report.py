@@ -7,7 +7,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.export.report import make_report
+from ascend_ir_lab.share.report import make_report
 from tests.toolchains.conftest import needs_ascend
 
 pytestmark = needs_ascend

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.cache import find_entry, list_entries, stage_of
-from ascend_ir_lab.toolchains.run import Run
+from ascend_ir_lab.toolchains.common.cache import find_entry, list_entries, stage_of
+from ascend_ir_lab.toolchains.common.run import Run
 
 from .conftest import needs_ascend
 
@@ -80,8 +80,8 @@ def test_search_finds_kernels_whose_ir_holds_an_op(
     triton_dirs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from ascend_ir_lab.cli import main
-    from ascend_ir_lab.toolchains import cache
-    from ascend_ir_lab.toolchains.cache import search_entries
+    from ascend_ir_lab.toolchains.common import cache
+    from ascend_ir_lab.toolchains.common.cache import search_entries
 
     entries = list_entries()
     hits = search_entries("tt.load", entries, jobs=1)

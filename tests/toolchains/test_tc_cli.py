@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ascend_ir_lab.cli import main
-from ascend_ir_lab.toolchains.run import Run
+from ascend_ir_lab.toolchains.common.run import Run
 
 from .conftest import kernel_spec, needs_ascend
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ascend_ir_lab.toolchains.run import FORMAT, Run
+from ascend_ir_lab.toolchains.common.run import FORMAT, Run
 
 from .conftest import NAMES, kernel_spec, needs_ascend
 
@@ -110,7 +110,7 @@ def test_diff_at_the_sync_pass_shows_the_swap(
 
 
 def test_unknown_flag_is_a_compile_error_with_command_and_tail(tmp_path: Path) -> None:
-    from ascend_ir_lab.toolchains.ascend import StageFailedError, compile_kernel
+    from ascend_ir_lab.toolchains.ascend.compile import StageFailedError, compile_kernel
 
     info = kernel_spec("vadd")
     with pytest.raises(StageFailedError) as err:
@@ -130,7 +130,7 @@ def test_unknown_flag_is_a_compile_error_with_command_and_tail(tmp_path: Path) -
 def test_bad_kernel_fails_in_ttir_without_touching_stderr(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
 
     info = kernel_spec("vadd")
     run = compile_kernel(info["spec"], signature="x_ptr=*fp32", check=False, out=tmp_path / "r")
@@ -144,8 +144,8 @@ def test_bad_kernel_fails_in_ttir_without_touching_stderr(
 def test_kernel_object_and_default_location(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    from ascend_ir_lab.toolchains.ascend import compile_kernel
-    from ascend_ir_lab.toolchains.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
 
     monkeypatch.chdir(tmp_path)
     info: dict[str, Any] = kernel_spec("vadd")

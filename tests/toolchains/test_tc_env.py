@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from ascend_ir_lab.toolchains.env import (
+from ascend_ir_lab.toolchains.common.env import (
     debug_switches,
     patched_environ,
     relevant_env,

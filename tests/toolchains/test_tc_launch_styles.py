@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from ascend_ir_lab.toolchains.tools import triton_ascend_available
+from ascend_ir_lab.toolchains.common.tools import triton_ascend_available
 
 pytestmark = [
     pytest.mark.ascend,
@@ -92,7 +92,7 @@ def run_ttir(run: Any) -> str:
     ],
 )
 def test_the_run_compiles_what_triton_would(tmp_path: Path, call: tuple[Any, ...]) -> None:
-    from ascend_ir_lab.toolchains.launch import intercept_launches
+    from ascend_ir_lab.toolchains.ascend.launch import intercept_launches
 
     x, y = torch.randn(4096 * 3), torch.zeros(4096)
     with intercept_launches(runs_dir=tmp_path / "runs") as capture:
@@ -204,7 +204,7 @@ negate_entry = LibEntry(negate)
 @pytest.fixture(scope="module")
 def styles(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """One block with every launch style, interpreted so that results can be checked."""
-    from ascend_ir_lab.toolchains.launch import intercept_launches
+    from ascend_ir_lab.toolchains.ascend.launch import intercept_launches
 
     root = tmp_path_factory.mktemp("styles")
     x, bias, out = torch.randn(1000), torch.randn(1000), torch.zeros(1000)

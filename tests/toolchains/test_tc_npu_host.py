@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ascend_ir_lab.toolchains import npu_host
-from ascend_ir_lab.toolchains.env import tool_env
-from ascend_ir_lab.toolchains.run import Run
+from ascend_ir_lab.toolchains.ascend import npu_host
+from ascend_ir_lab.toolchains.common.env import tool_env
+from ascend_ir_lab.toolchains.common.run import Run
 
 from .conftest import needs_ascend
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ascend_ir_lab.toolchains import ascend_options as o
+from ascend_ir_lab.toolchains.ascend import options as o
 
 from .conftest import needs_ascend
 

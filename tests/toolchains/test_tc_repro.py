@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.repro import make_reproducer, pass_pipeline, reproduce
-from ascend_ir_lab.toolchains.run import Run
+from ascend_ir_lab.toolchains.ascend.repro import make_reproducer, pass_pipeline, reproduce
+from ascend_ir_lab.toolchains.common.run import Run
 
 from .conftest import needs_ascend
 
@@ -102,7 +102,7 @@ def test_sync_pass_reproduced_on_each_function_of_a_mix_kernel_alone(
 
 
 def test_a_mismatch_is_reported_with_its_diff(fine_runs: dict[str, Run], tmp_path: Path) -> None:
-    from ascend_ir_lab.toolchains.repro import run_reproducer
+    from ascend_ir_lab.toolchains.ascend.repro import run_reproducer
 
     repro = make_reproducer(fine_runs["matmul"], "hivm-graph-sync-solver", tmp_path / "r")
     lines = repro.expected.read_text().splitlines()

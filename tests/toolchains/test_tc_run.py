@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.run import FORMAT, Run, RunWriter, status_record
+from ascend_ir_lab.toolchains.common.run import FORMAT, Run, RunWriter, status_record
 
 
 def test_writer_starts_interrupted_and_finishes(tmp_path: Path) -> None:

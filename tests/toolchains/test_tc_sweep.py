@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ascend_ir_lab.cli import main
-from ascend_ir_lab.toolchains.run import Run
+from ascend_ir_lab.toolchains.common.run import Run
 
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 
@@ -20,7 +20,7 @@ def swept(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Run], str, str
     import subprocess
 
     done = subprocess.run(
-        [sys.executable, "-m", "ascend_ir_lab.toolchains.script_capture", "--out", str(out),
+        [sys.executable, "-m", "ascend_ir_lab.toolchains.ascend.script_capture", "--out", str(out),
          "--", str(KERNELS / "autotuned.py")],
         capture_output=True, text=True, check=False, timeout=600,
     )  # fmt: skip
@@ -59,7 +59,7 @@ def test_records_are_cheap_and_keep_what_the_compile_made(swept) -> None:  # typ
 
 
 def test_the_terminal_gets_progress_and_the_table_never_dumps(swept) -> None:  # type: ignore[no-untyped-def]
-    from ascend_ir_lab.toolchains.collection import run_row, table_text
+    from ascend_ir_lab.toolchains.common.collection import run_row, table_text
 
     runs, out, err = swept
     assert "script done" in out.splitlines()  # the script's own output

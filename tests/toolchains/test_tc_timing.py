@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ascend_ir_lab.toolchains.timing import PassTime, by_argument, parse_report
+from ascend_ir_lab.dumps.timing import PassTime, by_argument, parse_report
 
 # As printed by triton-ascend 3.2 with MLIR_ENABLE_TIMING=1 (copied from a real ttir log).
 REPORT = """\

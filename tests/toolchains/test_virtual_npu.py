@@ -17,9 +17,9 @@ import pytest
 import triton
 import triton.language as tl
 
-from ascend_ir_lab.toolchains.launch import interpret_launch
-from ascend_ir_lab.toolchains.offline_script import capture_offline, split_python
-from ascend_ir_lab.toolchains.virtual_npu import NPUOnlyError, summary_line, virtual_npu
+from ascend_ir_lab.toolchains.ascend.launch import interpret_launch
+from ascend_ir_lab.toolchains.ascend.offline_script import capture_offline, split_python
+from ascend_ir_lab.toolchains.ascend.virtual_npu import NPUOnlyError, summary_line, virtual_npu
 from tests.toolchains.conftest import needs_ascend
 
 pytestmark = [
@@ -195,7 +195,7 @@ def softmax_capture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 def test_capture_runs_an_unmodified_npu_script_offline(softmax_capture: Any) -> None:
-    from ascend_ir_lab.toolchains.run import Run
+    from ascend_ir_lab.toolchains.common.run import Run
 
     result, folder = softmax_capture
     assert result.returncode == 0, result.stderr[-3000:]

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 from upstream_skips import DATA
 
-from ascend_ir_lab.dumps import open_timeline
-from ascend_ir_lab.toolchains import timing
-from ascend_ir_lab.toolchains.upstream_timing import parse_llvm_report
+from ascend_ir_lab.dumps import open_timeline, timing
+from ascend_ir_lab.dumps.stage_timings import parse_llvm_report
 
 RUNS = DATA / "runs"
 

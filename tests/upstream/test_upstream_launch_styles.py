@@ -106,7 +106,7 @@ def test_the_run_compiles_what_triton_would(
     # locations would name that checkout's files
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton-cache"))
 
-    from ascend_ir_lab.toolchains.launch_upstream import intercept_upstream
+    from ascend_ir_lab.toolchains.triton.launch import intercept_upstream
 
     x, y = MockTensor(tl.float32), MockTensor(tl.float32)
     with intercept_upstream(runs_dir=tmp_path, llvm_dumps=False, timings=False) as capture:
@@ -122,7 +122,7 @@ def test_the_run_compiles_what_triton_would(
 
 
 def test_warmup_with_an_option_named_parameter_returns_the_compiled_kernel(tmp_path: Path) -> None:
-    from ascend_ir_lab.toolchains.launch_upstream import intercept_upstream
+    from ascend_ir_lab.toolchains.triton.launch import intercept_upstream
 
     x = np.random.rand(64, 100).astype(np.float32)
     y = np.empty_like(x)
@@ -137,7 +137,7 @@ def test_warmup_with_an_option_named_parameter_returns_the_compiled_kernel(tmp_p
 
 
 def test_device_side_descriptors_and_optional_arguments(tmp_path: Path) -> None:
-    from ascend_ir_lab.toolchains.launch_upstream import intercept_upstream
+    from ascend_ir_lab.toolchains.triton.launch import intercept_upstream
 
     a, b = np.ones((128, 64), np.float16), np.zeros((128, 64), np.float16)
     x, out = np.ones(1000, np.float32), np.zeros(1000, np.float32)
@@ -155,7 +155,7 @@ def test_device_side_descriptors_and_optional_arguments(tmp_path: Path) -> None:
 
 
 def test_an_unknown_keyword_is_reported_and_leaves_no_run_folder(tmp_path: Path) -> None:
-    from ascend_ir_lab.toolchains.launch_upstream import intercept_upstream
+    from ascend_ir_lab.toolchains.triton.launch import intercept_upstream
 
     x, out = np.ones(1000, np.float32), np.zeros(1000, np.float32)
     with intercept_upstream(runs_dir=tmp_path, llvm_dumps=False, timings=False) as capture:

@@ -11,7 +11,7 @@ from upstream_skips import DATA, needs_bishengir_opt
 from ascend_ir_lab.cli import main
 from ascend_ir_lab.dumps import open_timeline
 from ascend_ir_lab.errors import CompilerError, InputError, ToolNotFoundError
-from ascend_ir_lab.toolchains.opt import pipeline_arg, run_opt
+from ascend_ir_lab.toolchains.common.opt import pipeline_arg, run_opt
 
 INPUT = DATA / "opt" / "softmax_linalg.mlir"
 PIPELINE = (

@@ -19,7 +19,7 @@ SOFTMAX = KERNELS / "softmax.py"
 
 
 def _compile(kernel: Path, out: Path, **kw):  # type: ignore[no-untyped-def]
-    from ascend_ir_lab.toolchains.triton_upstream import compile_kernel, compile_spec
+    from ascend_ir_lab.toolchains.triton.compile import compile_kernel, compile_spec
 
     spec, sig, consts = compile_spec(str(kernel))
     return compile_kernel(spec, signature=sig, constexprs=consts, out=out, **kw)
@@ -118,8 +118,8 @@ def test_environment_fds_and_hook_are_restored(tmp_path: Path) -> None:
 def test_capture_without_gpu_cross_compiles_from_arguments(tmp_path: Path) -> None:
     import numpy as np
 
-    from ascend_ir_lab.toolchains.triton_upstream import TensorSpec, active_target, capture
-    from ascend_ir_lab.toolchains.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.triton.compile import TensorSpec, active_target, capture
 
     if active_target() is not None:
         pytest.skip("this host has a GPU: capture() launches here (see test_upstream_gpu.py)")
@@ -154,7 +154,7 @@ def test_capture_without_gpu_cross_compiles_from_arguments(tmp_path: Path) -> No
 
 
 def test_compile_error_names_the_stage_and_keeps_the_run(tmp_path: Path) -> None:
-    from ascend_ir_lab.toolchains.triton_upstream import compile_kernel
+    from ascend_ir_lab.toolchains.triton.compile import compile_kernel
 
     bad = tmp_path / "bad.py"
     bad.write_text(
@@ -169,7 +169,7 @@ def test_compile_error_names_the_stage_and_keeps_the_run(tmp_path: Path) -> None
 
 
 def test_bad_target_is_an_input_error(tmp_path: Path) -> None:
-    from ascend_ir_lab.toolchains.triton_upstream import parse_target
+    from ascend_ir_lab.toolchains.triton.compile import parse_target
 
     with pytest.raises(InputError, match="cuda:<capability>"):
         parse_target("cuda90")

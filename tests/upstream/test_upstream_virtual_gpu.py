@@ -110,7 +110,9 @@ def _runs(folder: Path) -> list[Any]:
     return [Run(p.parent) for p in sorted(folder.glob("*/run.json"))]
 
 
-def test_the_script_runs_on_the_virtual_gpu_and_says_so(script: tuple[Any, str, Path, Any], shell: Any) -> None:
+def test_the_script_runs_on_the_virtual_gpu_and_says_so(
+    script: tuple[Any, str, Path, Any], shell: Any
+) -> None:
     result, out, _runs_dir, _before = script
     assert result.error_in_exec is None, out
     assert "virtual GPU (cuda:90): tensors on the CPU" in out

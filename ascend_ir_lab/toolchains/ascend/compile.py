@@ -1,0 +1,369 @@
+"""Offline Ascend compile: a Triton kernel -> a Run with stages ttir, adapter, bishengir.
+
+No NPU and no CANN needed: every IR of every pass is printed; only the last step (hivmc,
+which ships with CANN) is missing, and the Run says so in its status instead of failing.
+
+>>> run = compile_kernel("tests/kernels/vadd.py::vadd", signature="x_ptr=*fp32,...",
+...                      constexprs={"BLOCK": 1024}, barrier_all=True)
+>>> run.status, len(run.timeline.dumps)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ascend_ir_lab.dumps.blocks import stored_log
+from ascend_ir_lab.errors import CompilerError, InputError, IRLabError
+from ascend_ir_lab.toolchains.ascend import options as opts_mod
+from ascend_ir_lab.toolchains.ascend.stages import add_ttir_stage, stage_record
+from ascend_ir_lab.toolchains.common.env import relevant_env, tool_env
+from ascend_ir_lab.toolchains.common.process import (
+    DEFAULT_TIMEOUT_S,
+    ToolInterrupted,
+    ToolResult,
+    ToolTimeoutError,
+    run_logged,
+)
+from ascend_ir_lab.toolchains.common.run import Run, RunWriter
+from ascend_ir_lab.toolchains.common.tools import (
+    bishengir_is_regbased,
+    find_tool,
+    query_budget,
+    versions,
+)
+
+HIVMC_MISSING = "Cannot find hivmc"
+RECORD_ONLY = (
+    "record only: ttir and adapter IR, as triton compiles them; capture the passes to run "
+    "bishengir-compile with every pass printed"
+)
+
+
+class StageFailedError(CompilerError):
+    """A stage of a compile failed; the Run (with the tool's full log) is in `.run`."""
+
+    def __init__(self, result: ToolResult, stage: str, run: Run) -> None:
+        tail = result.tail(40)
+        if result.status == "timed-out":
+            tail = f"{result.status}: the whole process group was killed\n{tail}"
+        super().__init__(result.command, result.returncode, tail, stage=stage)
+        self.run = run
+        log = stored_log(result.log)
+        self.args = (f"{self.args[0]}\n  full log: {log}\n  run: {run.path}",)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a compile: the Run, with the stopped stage and its log, is in `.run`."""
+
+    def __init__(self, run: Run, stage: str) -> None:
+        where = f" in stage {stage}" if stage else ""
+        super().__init__(f"interrupted{where}; the Run so far: {run.path}")
+        self.run = run
+        self.stage = stage
+
+
+def compile_kernel(
+    kernel: Any,
+    *,
+    signature: str | Mapping[str, str],
+    constexprs: Sequence[str] | Mapping[str, Any] | None = None,
+    target: str = "Ascend910B3",
+    barrier_all: bool = False,
+    bishengir_flags: Sequence[str] = (),
+    module_scope: bool = False,
+    options: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    check: bool = True,
+    line_info: bool = False,
+    dumps: bool = True,
+    attrs: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Run:
+    """Compile `kernel` ("FILE.py::KERNEL" or a @triton.jit function) into a Run folder.
+
+    `line_info` compiles as triton-ascend does with TRITON_DISABLE_LINE_INFO=0 and makes
+    bishengir print locations in every Dump (`--mlir-print-debuginfo`, printing only), so
+    each op of each pass maps back to its Python line.
+
+    `options` are triton-ascend NPUOptions (multibuffer, sync_solver, ...). `barrier_all`
+    replaces fine-grained sync with barriers; `module_scope` makes every bishengir Dump a
+    complete module (needed by the pass-level reproducer). `attrs` are a launch's
+    per-parameter attributes (`specialise`: divisibility, equal-to-1). With `check`, a failing stage
+    raises StageFailedError (which carries the Run); otherwise the Run says compile-error.
+
+    Without `dumps` the compile is a cheap record (as the user's code compiles with no
+    CANN: no pass printed, triton's own .ttadapter kept, the bishengir-compile command kept
+    in `extra.planned_stages`, not run); `capture_passes(run)` recompiles it in full.
+    """
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import parse_constexprs, parse_signature
+
+    sig = parse_signature(signature)
+    consts = parse_constexprs(constexprs)
+    npu_opts = opts_mod.npu_options(options)
+    spec = kernel if isinstance(kernel, str) else None
+    fn = _resolve(kernel)
+    kernel_name = getattr(getattr(fn, "fn", fn), "__name__", "kernel")
+    run_name = name or (kernel_name + ("-barrier-all" if barrier_all else ""))
+    with query_budget(timeout):
+        head = _manifest_head(fn, kernel_name, sig, consts, target)
+    if attrs is not None:
+        head["kernel"]["attrs"] = {k: dict(v) for k, v in attrs.items()}
+    writer = RunWriter.create(run_name, head, out)
+
+    def stages() -> Run:
+        _write_source(writer, fn)
+        env = tool_env({"TRITON_DISABLE_LINE_INFO": "0"} if line_info else None)
+        writer.set("env", relevant_env(env))
+        settings = dict(target=target, barrier_all=barrier_all, bishengir_flags=bishengir_flags,
+                        module_scope=module_scope, options=options, line_info=line_info)  # fmt: skip
+        writer.set_extra("recompile", _recompile_record(fn, spec, settings))
+        writer.set_extra("passes_captured", dumps)
+        ttir = add_ttir_stage(
+            writer, fn, spec, sig, consts, target, dict(options or {}), attrs, dumps=dumps
+        )
+        if ttir is None:
+            return _fail(writer, "ttir", check)
+        if dumps or not _adapter_from_triton(writer, ttir, npu_opts, env):
+            adapter = _adapter_stage(writer, ttir, npu_opts, env, timeout, dumps)
+            if adapter.returncode != 0:
+                return _fail(writer, "adapter", check, adapter)
+        args = opts_mod.bishengir_args(npu_opts, target, env, regbased=bishengir_is_regbased())
+        if barrier_all:
+            args = opts_mod.with_barrier_all(args)
+        extra_flags = [
+            *([opts_mod.PRINT_AFTER_ALL] if dumps else ()),
+            *(opts_mod.MODULE_SCOPE_FLAGS if module_scope and dumps else ()),
+            *(["--mlir-print-debuginfo"] if line_info and dumps else ()),
+            *bishengir_flags,
+        ]
+        writer.set_extra("module_scope", module_scope)
+        writer.set_extra("barrier_all", barrier_all)
+        writer.set_extra("line_info", line_info)
+        return _bishengir_stage(writer, args, extra_flags, env, timeout, check)
+
+    return _guarded(writer, stages, timeout=timeout, check=check)
+
+
+def _guarded(writer: RunWriter, stages: Callable[[], Run], *, timeout: float, check: bool) -> Run:
+    """Run `stages` into `writer` so that every way it ends leaves a finished Run: a stopped
+    tool's stage recorded, Ctrl-C raising RunInterrupted, our errors carrying `.run`."""
+    try:
+        with query_budget(timeout):
+            return stages()
+    except (ToolTimeoutError, ToolInterrupted) as exc:
+        return _stopped(writer, exc.result, check)
+    except KeyboardInterrupt:
+        raise RunInterrupted(writer.finish("interrupted"), "") from None
+    except IRLabError as exc:
+        if isinstance(exc, StageFailedError):
+            raise
+        run = writer.finish("compile-error", str(exc).splitlines()[0])
+        if check:
+            exc.run = run  # type: ignore[attr-defined]
+            raise
+        return run
+    finally:
+        writer.release()
+
+
+def _stopped(writer: RunWriter, result: ToolResult, check: bool) -> Run:
+    """Record a stage whose tool was stopped (timed out, interrupted): its exit code, how
+    it ended and its log, then finish the Run; raise with the Run as `check` and the kind
+    of stop say (Ctrl-C always raises RunInterrupted)."""
+    stage = Path(result.log).stem.split("-", 1)[-1]
+    writer.add_stage(stage_record(writer, stage, result, None, status=result.status))
+    seconds = f"{result.seconds:.1f} s"
+    if result.status == "interrupted":
+        run = writer.finish("interrupted", f"stage {stage} interrupted after {seconds}")
+        raise RunInterrupted(run, stage)
+    run = writer.finish("compile-error", f"stage {stage} timed out after {seconds}")
+    if check:
+        raise StageFailedError(result, stage, run)
+    return run
+
+
+_RECOMPILE_KEYS = ("target", "barrier_all", "bishengir_flags", "module_scope", "options")
+
+
+def _recompile_record(fn: Any, spec: str | None, given: Mapping[str, Any]) -> dict[str, Any]:
+    """How to compile this kernel again (`capture_passes`): its FILE::KERNEL when it lives in
+    a file, and the compile's settings."""
+    import inspect
+
+    if spec is None:
+        with contextlib.suppress(OSError, TypeError):
+            file = inspect.getsourcefile(getattr(fn, "fn", fn))
+            if file and Path(file).is_file():
+                spec = f"{Path(file).resolve()}::{getattr(getattr(fn, 'fn', fn), '__name__', '')}"
+    elif "::" in spec:
+        file_part, _, kname = spec.rpartition("::")
+        spec = f"{Path(file_part).resolve()}::{kname}"
+    settings = {k: given[k] for k in _RECOMPILE_KEYS}
+    settings["bishengir_flags"] = list(settings["bishengir_flags"])
+    settings["options"] = dict(settings["options"] or {})
+    return {"kernel": spec, "line_info": given["line_info"], **settings}
+
+
+def _resolve(kernel: Any) -> Any:
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+
+    if isinstance(kernel, str):
+        return load_kernel(kernel)
+    if not hasattr(kernel, "fn") and not callable(kernel):
+        raise InputError(f"{kernel!r}: expected FILE.py::KERNEL or a @triton.jit function")
+    return kernel
+
+
+def _manifest_head(
+    fn: Any, kernel_name: str, sig: dict[str, str], consts: dict[str, Any], target: str
+) -> dict[str, Any]:
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import kernel_source
+
+    _, first_line, filename = kernel_source(fn)
+    return {
+        "toolchain": "ascend",
+        "target": target,
+        "kernel": {
+            "name": kernel_name,
+            "source": "source.py",
+            "file": filename,  # the name the IR's locations carry
+            "first_line": first_line,
+            "signature": sig,
+            "constexprs": consts,
+        },
+        "versions": versions(),
+    }
+
+
+def _write_source(writer: RunWriter, fn: Any) -> None:
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import kernel_source
+
+    text, _, filename = kernel_source(fn)
+    (writer.path / "source.py").write_text(text)
+    writer.set_extra("source_file", filename)
+
+
+def _adapter_command(ttir: Path, npu_opts: Any, env: Mapping[str, str], output: Path) -> list[str]:
+    return [
+        str(find_tool("triton-adapter-opt")),
+        str(ttir),
+        *opts_mod.adapter_args(npu_opts, env),
+        "-o",
+        str(output),
+    ]
+
+
+def _adapter_from_triton(
+    writer: RunWriter, ttir: Path, npu_opts: Any, env: Mapping[str, str]
+) -> bool:
+    """A cheap record's adapter stage: the .ttadapter triton-ascend wrote while compiling
+    (the same triton-adapter-opt call), with the command that makes it; False if none."""
+    made = [p for p in ttir.parent.iterdir() if p.suffix in (".ttadapter", ".bcmlir")]
+    if not made:
+        return False
+    command = _adapter_command(ttir, npu_opts, env, made[0])
+    writer.add_stage(
+        {"name": "adapter", "log": None, "artifact": writer.relative(made[0]),
+         "command": command, "returncode": 0, "seconds": 0.0, "made_by": "triton"}
+    )  # fmt: skip
+    return True
+
+
+def _adapter_stage(
+    writer: RunWriter,
+    ttir: Path,
+    npu_opts: Any,
+    env: Mapping[str, str],
+    timeout: float,
+    dumps: bool = True,
+) -> ToolResult:
+    """triton-adapter-opt with triton-ascend's options plus --mlir-print-ir-after-all."""
+    output = writer.artifact_path("adapter.mlir")
+    command = _adapter_command(ttir, npu_opts, env, output)
+    if dumps:
+        command.insert(-2, opts_mod.PRINT_AFTER_ALL)
+    result = run_logged(
+        command, log=writer.log_path("adapter"), env=env, timeout=timeout, package="triton-ascend"
+    )
+    artifact = output if output.is_file() and result.returncode == 0 else None
+    writer.add_stage(stage_record(writer, "adapter", result, artifact))
+    return result
+
+
+def _bishengir_stage(
+    writer: RunWriter,
+    args: list[str],
+    extra_flags: list[str],
+    env: Mapping[str, str],
+    timeout: float,
+    check: bool,
+) -> Run:
+    """bishengir-compile on the adapter output, as triton-ascend would call it."""
+    adapter = next(s for s in writer.manifest["stages"] if s["name"] == "adapter")
+    adapter_ir = (writer.path / adapter["artifact"]).read_text()
+    text, mix_mode = opts_mod.bishengir_input(adapter_ir)
+    source = writer.artifact_path("bishengir-input.mlir")
+    source.write_text(text)
+    binary = writer.artifact_path("kernel")
+    command = [
+        str(find_tool("bishengir-compile")),
+        str(source),
+        *args,
+        *extra_flags,
+        "-o",
+        str(binary),
+    ]
+    if not writer.manifest["extra"].get("passes_captured", True):
+        # a cheap record compiles what triton-ascend compiles with no CANN (up to the
+        # adapter IR) and keeps the exact command of the step that capture-passes runs
+        writer.set_extra("mix_mode", mix_mode)
+        writer.set_extra("planned_stages", [{"name": "bishengir", "command": command}])
+        return writer.finish("ir-complete-no-binary", RECORD_ONLY)
+    result = run_logged(command, log=writer.log_path("bishengir"), env=env, timeout=timeout)
+    produced = _binary_output(binary)
+    writer.add_stage(stage_record(writer, "bishengir", result, produced))
+    writer.set_extra("mix_mode", mix_mode)
+    writer.set_extra(
+        "stage_inputs",
+        {"adapter": writer.relative(_ttir_artifact(writer)), "bishengir": writer.relative(source)},
+    )
+    if result.returncode == 0:
+        return writer.finish("ok" if produced else "ir-complete-no-binary")
+    if HIVMC_MISSING in result.tail(60):
+        return writer.finish("ir-complete-no-binary")
+    return _fail(writer, "bishengir", check, result)
+
+
+def _binary_output(stem: Path) -> Path | None:
+    for candidate in (stem.with_name("kernel.o"), stem.with_name("kernel_reloc.o"), stem):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _ttir_artifact(writer: RunWriter) -> Path | None:
+    art = writer.manifest["stages"][0].get("artifact") if writer.manifest["stages"] else None
+    return writer.path / art if art else None
+
+
+def _fail(writer: RunWriter, stage: str, check: bool, result: ToolResult | None = None) -> Run:
+    record = next(s for s in writer.manifest["stages"] if s["name"] == stage)
+    text = f"stage {stage} failed with exit code {record['returncode']}"
+    run = writer.finish("compile-error", text)
+    if check:
+        if result is None:
+            log = writer.path / record["log"]
+            result = ToolResult(record["command"], record["returncode"], record["seconds"], log)
+        raise StageFailedError(result, stage, run)
+    return run
+
+
+def python_command() -> list[str]:
+    """The interpreter this package runs under (for recorded in-process commands)."""
+    return [sys.executable]

@@ -1,0 +1,698 @@
+"""Intercept `kernel[grid](...)` launches and turn each kernel into an offline Ascend Run.
+
+With no NPU a launch cannot run (`RuntimeError: 0 active drivers`), so inside
+`intercept_launches(...)` every launch of a `@triton.jit` kernel is taken over: its signature
+is read from the call's arguments (CPU torch tensors and numpy arrays -> pointer types, ints
+-> i32/i64, constexpr keywords), the kernel is compiled offline for the target with
+`ascend.compile_kernel`, and the launch is reported as skipped. With `interpret=True` the
+same launch also runs on the CPU in Triton's interpreter (`TRITON_INTERPRET=1`), so its
+results can be checked. Everything patched comes back on exit, also after an exception.
+
+>>> with intercept_launches(target="Ascend910B3", interpret=True) as capture:
+...     vadd[(4,)](x, y, out, n, BLOCK=1024)
+>>> capture.launches[0].note, capture.runs
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import linecache
+import math
+import os
+import threading
+import types
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.runs import MANIFEST, Run, safe_name, write_manifest
+from ascend_ir_lab.toolchains.ascend.offline_kernel import OfflineKernel
+from ascend_ir_lab.toolchains.common.env import debug_switches
+from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
+from ascend_ir_lab.toolchains.common.run import prepare_folder
+from ascend_ir_lab.toolchains.common.specialise import Specialisation, npu_target
+
+__all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available"]
+
+Progress = Callable[[str, dict[str, Any]], None]
+
+
+@functools.lru_cache(maxsize=1)
+def npu_available() -> bool:
+    """Whether Triton has an active NPU driver on this host (False: launches cannot run).
+
+    Asked once per process: triton-ascend's driver probe warns about missing CANN tools
+    each time it runs, and an NPU does not appear mid-session.
+    """
+    try:
+        from triton.runtime import driver
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return str(driver.active.get_current_target().backend) == "npu"
+    except Exception:  # noqa: BLE001 - "0 active drivers", no torch_npu, no CANN: all mean none
+        return False
+
+
+def _kernel_name(fn: Any) -> str:
+    return str(getattr(getattr(fn, "fn", fn), "__name__", "kernel"))
+
+
+@dataclass
+class Launch:
+    """One intercepted `kernel[grid](...)` call and what became of it."""
+
+    kernel: str
+    grid: tuple[int, ...]
+    signature: dict[str, str]
+    constexprs: dict[str, Any]
+    run: Run | None = None
+    error: BaseException | None = None
+    launched: bool = False  # ran on an NPU
+    interpreted: bool = False  # ran in Triton's CPU interpreter
+    interpret_error: BaseException | None = None
+    note: str = ""
+
+
+@dataclass
+class LaunchCapture:
+    """What `intercept_launches` saw: the launches in order and one Run per kernel compile."""
+
+    target: str = "Ascend910B3"
+    barrier_all: bool = False
+    bishengir_flags: Sequence[str] = ()
+    module_scope: bool = False
+    line_info: bool = True  # locations in every Dump: ops map back to Python lines
+    interpret: bool = False
+    name: str | None = None
+    kernels: Sequence[str] | None = None  # only these kernel names are compiled
+    runs_dir: str | os.PathLike[str] | None = None
+    progress: Progress | None = None
+    launches: list[Launch] = field(default_factory=list)
+    errors: list[BaseException] = field(default_factory=list)
+    autotuned: dict[str, int] = field(default_factory=dict)  # kernel -> configs compiled untimed
+    configs: Sequence[int] | None = None  # sweep configs to capture passes of (None: the one run)
+    sweeps: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # kernel -> configs
+    _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
+    _cheap: bool = False  # compiling a sweep config: record it, no per-pass dumps
+    _step: str = ""  # "config 2/16 (cheap record)" while a sweep compiles
+
+    @property
+    def runs(self) -> list[Run]:
+        """The Runs compiled, one per distinct kernel/signature/constexprs, in order."""
+        return [r for r in self._compiled.values() if isinstance(r, Run)]
+
+    # -- the launch hook -------------------------------------------------------------------
+    def on_launch(
+        self, fn: Any, original: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`; returns what triton's
+        launch returns (the compiled kernel; offline, an OfflineKernel)."""
+        grid = kwargs.pop("grid")
+        warmup = kwargs.pop("warmup", False)
+        name = _kernel_name(fn)
+        try:
+            spec = specialised(fn, original, args, kwargs, npu_target(self.target))
+        except InputError as exc:
+            # reported, not raised: the cell goes on as with any launch taken over
+            self.errors.append(exc)
+            self._say("error", {"kernel": name, "error": exc})
+            return (
+                original(fn, *args, grid=grid, warmup=warmup, **kwargs) if npu_available() else None
+            )
+        launch = Launch(name, _grid(grid, fn, args, kwargs), spec.signature, spec.constexprs)
+        self.launches.append(launch)
+        if self.kernels is None or name in self.kernels:
+            launch.run = self._compile_once(fn, spec, launch)
+        if npu_available():
+            launch.launched = not warmup
+            launch.note = "warmup: compiled" if warmup else "launched on the NPU"
+            return original(fn, *args, grid=grid, warmup=warmup, **kwargs)
+        handle = OfflineKernel(name, launch.run, spec.options, self._handle_launch(fn, spec))
+        if warmup:
+            launch.note = "warmup: compiled, nothing launched"
+            return handle
+        self._skip(fn, grid, args, kwargs, launch)
+        return handle
+
+    def _skip(
+        self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch
+    ) -> None:
+        name = launch.kernel
+        launch.note = f"no NPU: launch of {name}[{_grid_text(launch.grid)}] skipped"
+        if name in self.autotuned:
+            launch.note += (
+                f"; autotune: {self.autotuned[name]} configs compiled offline, none timed "
+                "(no device), "
+                + (
+                    "the one with the fewest programs stands in for the best"
+                    if self.interpret
+                    else "the first stands in for the best"
+                )
+            )
+        if self.interpret:
+            self._interpret(fn, launch.grid, args, kwargs, launch)  # the grid as triton reads it
+        self._say("launch", {"launch": launch})
+
+    def _handle_launch(
+        self, fn: Any, spec: Specialisation
+    ) -> Callable[[Any, tuple[Any, ...]], None]:
+        """`h[grid](*args)` on the handle: runtime arguments only, constexprs from `spec`."""
+
+        def launch(grid: Any, args: tuple[Any, ...]) -> None:
+            names = list(spec.signature)
+            kwargs = {**dict(zip(names, args, strict=False)), **_declared(fn, spec.constexprs)}
+            entry = Launch(_kernel_name(fn), _grid(grid, fn, (), kwargs), spec.signature,
+                           spec.constexprs)  # fmt: skip
+            entry.run = next((ln.run for ln in self.launches if ln.signature == spec.signature
+                              and ln.constexprs == spec.constexprs), None)  # fmt: skip
+            self.launches.append(entry)
+            self._skip(fn, grid, (), kwargs, entry)
+
+        return launch
+
+    def _compile_once(self, fn: Any, spec: Specialisation, launch: Launch) -> Run | None:
+        key = (id(fn), spec.key)
+        sweep_cheap = self._sweep_cheap(launch.kernel, key)
+        if key not in self._compiled:
+            self._compiled[key] = self._compile(
+                fn, spec.signature, spec.constexprs, spec.given, spec.attrs, sweep_cheap
+            )
+        found = self._compiled[key]
+        if isinstance(found, Run) and not sweep_cheap and not found.passes_captured:
+            found = self._compiled[key] = self._capture(found)
+        if isinstance(found, Run) and not self._cheap and launch.kernel in self.sweeps:
+            found = self._compiled[key] = self._record_sweep(launch.kernel, key, found)
+        if isinstance(found, BaseException):
+            launch.error = found
+            return None
+        return found
+
+    def _sweep_cheap(self, kernel: str, key: tuple[Any, ...]) -> bool:
+        """Whether this compile stays a cheap record: a sweep config not asked for."""
+        if self._cheap or self._step:  # inside a sweep: the config's own choice stands
+            return self._cheap
+        if self.configs is None or kernel not in self.sweeps:
+            return False
+        index = next((c["index"] for c in self.sweeps[kernel] if c.get("_key") == key), None)
+        return index not in self.configs
+
+    def _capture(self, run: Run) -> Run | BaseException:
+        from ascend_ir_lab.toolchains.ascend.sweep import capture_passes
+
+        try:
+            return capture_passes(run, progress=self._say)
+        except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
+            self.errors.append(exc)
+            return exc
+
+    def _record_sweep(self, kernel: str, key: tuple[Any, ...], run: Run) -> Run:
+        from ascend_ir_lab.toolchains.ascend.sweep import sweep_record, update_extra
+
+        configs = self.sweeps[kernel]
+        chosen = next((c["index"] for c in configs if c.get("_key") == key), None)
+        for c in configs:
+            c["run"] = str(self._compiled[c["_key"]].path) if c["_key"] in self._compiled else None
+            target = self._compiled.get(c["_key"])
+            c["passes_captured"] = isinstance(target, Run) and target.passes_captured
+        shown = [{k: v for k, v in c.items() if not k.startswith("_")} for c in configs]
+        return update_extra(run, {"autotune": sweep_record(shown, chosen, timed=False)})
+
+    def _compile(
+        self,
+        fn: Any,
+        sig: dict[str, str],
+        consts: dict[str, Any],
+        options: dict[str, Any],
+        attrs: dict[str, dict[str, Any]] | None = None,
+        cheap: bool = False,
+    ) -> Run | BaseException:
+        name = self._run_name(_kernel_name(fn))
+        folder = fresh_folder(name, self.runs_dir)
+        kwargs = dict(
+            signature=sig,
+            constexprs=consts,
+            attrs=attrs,
+            target=self.target,
+            barrier_all=self.barrier_all,
+            bishengir_flags=tuple(self.bishengir_flags),
+            module_scope=self.module_scope,
+            line_info=self.line_info,
+            options=options or None,
+            name=name,
+            out=folder,
+            dumps=not cheap,
+        )
+        try:
+            run = compile_watched(fn, folder, kwargs, self._say)
+        except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
+            self.errors.append(exc)
+            return exc
+        from ascend_ir_lab.toolchains.ascend.sweep import remember_kernel
+
+        run = annotate_run(run, fn, {"interpret": self.interpret})
+        remember_kernel(run, fn)
+        return run
+
+    def _run_name(self, kernel: str) -> str:
+        suffix = "-barrier-all" if self.barrier_all else ""
+        if self.name is None:
+            return kernel + suffix
+        taken = {r.manifest.get("name") for r in self.runs}
+        return self.name if self.name not in taken else f"{self.name}-{kernel}"
+
+    def _interpret(
+        self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch
+    ) -> None:
+        try:
+            interpret_launch(fn, grid, args, kwargs)
+            launch.interpreted = True
+            launch.note += "; ran in Triton's CPU interpreter (TRITON_INTERPRET=1) instead"
+        except Exception as exc:  # noqa: BLE001 - reported beside the Run, the cell goes on
+            launch.interpret_error = exc
+            launch.note += f"; the CPU interpreter failed: {type(exc).__name__}: {exc}"
+
+    def _say(self, event: str, info: dict[str, Any]) -> None:
+        if self.progress is not None:
+            self.progress(event, {**info, "sweep": self._step} if self._step else info)
+
+
+def fresh_folder(name: str, root: str | os.PathLike[str] | None = None) -> Path:
+    """A new, empty Run folder `<root>/<name>[-N]` (root: the default runs dir); never an
+    existing Run, so Runs already open in a session stay as they are."""
+    if root is None:
+        return prepare_folder(name, None)
+    base, name = Path(root), safe_name(name)
+    base.mkdir(parents=True, exist_ok=True)
+    for n in range(1, 10_000):
+        path = base / (name if n == 1 else f"{name}-{n}")
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+    raise InputError(f"{base}: too many Runs called {name!r}")
+
+
+def compile_watched(
+    fn: Any,
+    folder: Path,
+    kwargs: dict[str, Any],
+    say: Progress,
+    compile_fn: Callable[..., Run] | None = None,
+) -> Run:
+    """`compile_kernel(fn, **kwargs)` with `say("stage", record)` as each stage is recorded.
+
+    The compile runs in a worker thread; this thread watches the Run's manifest (written
+    after every stage) and reports. Nothing is reported while the in-process ttir stage
+    holds fds 1/2, so progress never lands in the compile log. `compile_fn` replaces
+    Ascend's compile_kernel (toolchains.triton.launch passes upstream Triton's).
+    """
+    if compile_fn is None:
+        from ascend_ir_lab.toolchains.ascend.compile import compile_kernel as compile_fn
+
+    result: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            result["run"] = compile_fn(fn, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
+            result["error"] = exc
+
+    say("start", {"kernel": _kernel_name(fn), "path": folder, "target": kwargs["target"]})
+    worker = threading.Thread(target=work, name="ascend-ir-lab-compile", daemon=True)
+    worker.start()
+    seen = 0
+    while worker.is_alive():
+        worker.join(0.1)
+        seen = _report_stages(folder, seen, say)
+    _report_stages(folder, seen, say)
+    if "error" in result:
+        say("failed", {"kernel": _kernel_name(fn), "error": result["error"]})
+        raise result["error"]
+    run: Run = result["run"]
+    say("done", {"run": run})
+    return run
+
+
+def annotate_run(run: Run, fn: Any, launch: Mapping[str, Any]) -> Run:
+    """Record how the Run came about (extra.launch) and, for a kernel defined in a notebook
+    cell, keep the whole cell as source.py so that IR locations (cell line numbers) match."""
+    manifest = dict(run.manifest)
+    manifest.setdefault("extra", {})["launch"] = {
+        "launched": False,
+        "reason": "no NPU" if not npu_available() else "compiled offline",
+        **launch,
+    }
+    cell = cell_source(fn)
+    source_file = manifest.get("extra", {}).get("source_file")
+    if cell is None and source_file and not (manifest.get("kernel") or {}).get("file"):
+        # IR locations name the kernel's file; "source.py" would match none of them
+        manifest["kernel"] = {**(manifest.get("kernel") or {}), "file": source_file}
+    if cell is not None:
+        text, filename, first_line = cell
+        (run.path / "source.py").write_text(text)
+        manifest["kernel"] = {
+            **(manifest.get("kernel") or {}),
+            "file": filename,
+            "first_line": first_line,
+        }
+    write_manifest(run.path, manifest)
+    return Run(run.path)
+
+
+def cell_source(fn: Any) -> tuple[str, str, int] | None:
+    """(whole cell text, cell file name, def line) when `fn` was defined in an IPython cell
+    (its code's file exists only in linecache), else None."""
+    code = getattr(getattr(fn, "fn", fn), "__code__", None)
+    if code is None or os.path.isfile(code.co_filename):
+        return None
+    lines = linecache.getlines(code.co_filename)
+    if not lines:
+        return None
+    first = code.co_firstlineno
+    while first <= len(lines) and not lines[first - 1].lstrip().startswith("def "):
+        first += 1  # skip decorators
+    return "".join(lines), code.co_filename, min(first, len(lines))
+
+
+def _report_stages(folder: Path, seen: int, say: Progress) -> int:
+    try:
+        stages = json.loads((folder / MANIFEST).read_text()).get("stages", [])
+    except (OSError, ValueError):
+        return seen
+    for record in stages[seen:]:
+        say("stage", {"record": record})
+    return max(seen, len(stages))
+
+
+def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
+    """Run `fn[grid](*args, **kwargs)` in Triton's interpreter on the CPU, as
+    `TRITON_INTERPRET=1 python script.py` would.
+
+    numpy arrays are passed as torch views of the same memory, so results land in them.
+    """
+    from triton.runtime.interpreter import InterpretedFunction
+
+    params = list(getattr(fn, "params", []))
+    values = dict(zip([p.name for p in params], args, strict=False))
+    # compile options (multibuffer=...) mean nothing to the interpreter
+    values.update({k: v for k, v in kwargs.items() if k in {p.name for p in params}})
+    # every parameter by position: the interpreter takes keywords named like launch options
+    # (num_stages=..., num_warps=...) for options, not for the kernel's own parameters
+    call_args = [_as_tensor(values[p.name] if p.name in values else p.default) for p in params]
+    with debug_switches(interpret=True), _language_restored() as interpreted:
+        kernel = InterpretedFunction(_interpretable(getattr(fn, "fn", fn)))
+        interpreted.append(kernel)
+        kernel[grid](*call_args)
+
+
+def _interpretable(func: Any) -> Any:
+    """A copy of `func` whose globals are a copy of its module's, less the values Triton's
+    interpreter cannot look at.
+
+    The interpreter adds its own names (np, interpreter_builder, ...) to the globals of every
+    function it rewrites: on a copy, the user's module or notebook namespace stays as it was.
+    Triton 3.2's interpreter also tests every global with `value in [tl, tl.core]`, which
+    raises for numpy arrays ("truth value of an array ... is ambiguous").
+    """
+    import triton.language as tl
+
+    def ambiguous(value: Any) -> bool:
+        try:
+            return not isinstance(value in [tl, tl.core], bool)
+        except Exception:  # noqa: BLE001 - any failure here is the interpreter's failure
+            return True
+
+    clean = {k: v for k, v in func.__globals__.items() if not ambiguous(v)}
+    copy = types.FunctionType(
+        func.__code__, clean, func.__name__, func.__defaults__, func.__closure__
+    )
+    copy.__kwdefaults__, copy.__qualname__ = func.__kwdefaults__, func.__qualname__
+    copy.__module__, copy.__annotations__ = func.__module__, dict(func.__annotations__)
+    return copy
+
+
+@contextlib.contextmanager
+def _language_restored() -> Iterator[list[Any]]:
+    """Make `triton.language` what the interpreter needs for the block, then as it was.
+
+    Triton 3.2's interpreter rebinds tl's builtins, tensor methods and dtype.to_ir for the
+    whole process and never puts them back; every later real compile of a kernel would then
+    fail ("'block_argument' object has no attribute 'dtype'"). Yields a list for the
+    InterpretedFunctions made, whose rewritten code is dropped from Triton's cache on exit.
+    """
+    import triton.language as tl
+    from triton.runtime.interpreter import InterpretedFunction
+
+    objects = {
+        id(o): o for o in (tl, tl.core, tl.math, tl.tensor, tl.dtype, tl.core.tensor, tl.core.dtype)
+    }.values()
+    saved = [(o, dict(vars(o))) for o in objects]
+    made: list[Any] = []
+    try:
+        with _jit_calls_interpreted(made), _interpreter_fixed():
+            yield made
+    finally:
+        for function in made:
+            InterpretedFunction.rewritten_fn.pop(function.fn, None)
+        for obj, before in saved:
+            now = dict(vars(obj))
+            for name in now.keys() - before.keys():
+                delattr(obj, name)
+            for name, value in before.items():
+                if now.get(name, _MISSING) is not value:
+                    setattr(obj, name, value)
+
+
+@contextlib.contextmanager
+def _jit_calls_interpreted(made: list[Any]) -> Iterator[None]:
+    """A `@triton.jit` function called from an interpreted kernel runs interpreted too.
+
+    Plain `TRITON_INTERPRET=1` makes every `@triton.jit` function (tl.max, tl.sum, tl.cumsum,
+    the user's helpers) an interpreted one when it is decorated; here they were decorated for
+    compiling, and calling one raised "Cannot call @triton.jit'd outside of the scope of a
+    kernel".
+    """
+    from triton.runtime.interpreter import InterpretedFunction
+    from triton.runtime.jit import JITFunction
+
+    helpers: dict[int, Any] = {}
+
+    def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if id(self) not in helpers:
+            helpers[id(self)] = InterpretedFunction(_interpretable(self.fn))
+            made.append(helpers[id(self)])
+        return helpers[id(self)](*args, **kwargs)
+
+    original = JITFunction.__call__
+    JITFunction.__call__ = call  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        JITFunction.__call__ = original  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
+def _interpreter_fixed() -> Iterator[None]:
+    """Faults of Triton 3.2's interpreter mended for the block, so results match a device.
+
+    - Scalars index again (`range(pid, n, step)`, `tl.range(...)`) with numpy >= 2.4: a
+      scalar is a one-element array, indexed with `int(array)`, which numpy 2.4 refuses
+      ("only 0-dimensional arrays can be converted to Python scalars"; plain
+      `TRITON_INTERPRET=1` fails there too); `.item()` reads it.
+    - bf16 holds its bits in uint16 arrays: arithmetic on two bf16 values added the bits as
+      integers (garbage); it is done in fp32 and rounded back, as the NPU does.
+    - fp32 -> bf16 casts round to nearest even, as the NPU's (and Triton's compiled) casts
+      do, instead of truncating (off by one bf16 ulp, enough to fail atol=1e-2 checks).
+    """
+    from triton.runtime import interpreter
+
+    builder = interpreter.InterpreterBuilder
+    saved = (interpreter._patch_lang_tensor, builder.cast_impl, builder.binary_op)
+    original_patch, original_cast, original_binary = saved
+
+    def patch(tensor: Any) -> None:
+        original_patch(tensor)
+        tensor.__index__ = lambda self: int(self.handle.data.item())
+
+    def cast_impl(self: Any, src: Any, dst_type: Any) -> Any:
+        if _is_bf16(src.dtype) or not _is_bf16(dst_type) or src.dtype.scalar.name != "fp32":
+            return original_cast(self, src, dst_type)
+        return interpreter.TensorHandle(_bf16_bits(src.data), dst_type.scalar)
+
+    def binary_op(self: Any, lhs: Any, rhs: Any, op: Any) -> Any:
+        if not (_is_bf16(lhs.dtype) and _is_bf16(rhs.dtype)):
+            return original_binary(self, lhs, rhs, op)
+        out = op(_bf16_values(lhs.data), _bf16_values(rhs.data))
+        out = _bf16_bits(out) if out.dtype.kind == "f" else out
+        return interpreter.TensorHandle(out, lhs.dtype.scalar)
+
+    interpreter._patch_lang_tensor = patch
+    builder.cast_impl, builder.binary_op = cast_impl, binary_op  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        interpreter._patch_lang_tensor = original_patch
+        builder.cast_impl, builder.binary_op = original_cast, original_binary  # type: ignore[method-assign]
+
+
+def _is_bf16(dtype: Any) -> bool:
+    return str(getattr(dtype, "scalar", dtype)) == "bf16"
+
+
+def _bf16_values(bits: Any) -> Any:
+    """fp32 values of bf16 bits held in a uint16 array."""
+    return (bits.astype("uint32") << 16).view("float32")
+
+
+def _bf16_bits(values: Any) -> Any:
+    """bf16 bits (uint16) of float values, rounded to nearest even."""
+    import torch
+
+    wide = torch.from_numpy(values.astype("float32", copy=True))
+    return wide.to(torch.bfloat16).view(torch.int16).numpy().view("uint16")
+
+
+_MISSING = object()
+
+
+def _as_tensor(value: Any) -> Any:
+    if type(value).__module__ == "numpy" and hasattr(value, "shape"):
+        import torch
+
+        return torch.from_numpy(value)
+    return value
+
+
+def _declared(fn: Any, constexprs: Mapping[str, Any]) -> dict[str, Any]:
+    """The constexprs that are parameters of `fn` (not ints triton specialised to 1)."""
+    params = {p.name: p for p in getattr(fn, "params", [])}
+    return {k: v for k, v in constexprs.items() if k in params and params[k].is_constexpr}
+
+
+def _grid(grid: Any, fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[int, ...]:
+    """The grid of a launch; a callable grid gets every parameter, defaults included, as
+    triton's launch gives it."""
+    if callable(grid):
+        params = list(getattr(fn, "params", []))
+        meta = {p.name: p.default for p in params if p.has_default}
+        meta.update(zip([p.name for p in params], args, strict=False))
+        grid = grid({**meta, **kwargs})
+    if isinstance(grid, int):
+        grid = (grid,)
+    return tuple(int(g) for g in grid)
+
+
+def _grid_text(grid: tuple[int, ...]) -> str:
+    return "(" + ", ".join(map(str, grid)) + ("," if len(grid) == 1 else "") + ")"
+
+
+@contextlib.contextmanager
+def intercept_launches(**settings: Any) -> Iterator[LaunchCapture]:
+    """Take over `kernel[grid](...)` launches for the block (see the module docstring).
+
+    Keywords are LaunchCapture's fields (target, barrier_all, bishengir_flags, module_scope,
+    line_info, interpret, name, kernels, runs_dir, progress). `JITFunction.run` is restored on exit.
+    """
+    capture = LaunchCapture(**settings)
+    with launches_taken_over(capture.on_launch), _autotune_untimed(capture):
+        yield capture
+
+
+@contextlib.contextmanager
+def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
+    """With no NPU, `@triton.autotune` cannot time its configs: each config's benchmark run
+    becomes an offline compile (a Run per config) and the configs keep their order, so the
+    first one stands in for the best (with `interpret`, the one with the fewest programs, the
+    quickest to interpret). With an NPU, autotuning runs as usual."""
+    if npu_available():
+        yield
+        return
+    from triton.runtime.autotuner import Autotuner
+
+    original, original_init = Autotuner._bench, Autotuner.__init__
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        # Defining an autotuned kernel asks the (absent) driver for a benchmarker.
+        if kwargs.get("do_bench") is None:
+            kwargs["do_bench"] = _no_device_to_time
+        original_init(self, *args, **kwargs)
+
+    def bench(self: Any, *args: Any, config: Any, **meta: Any) -> list[float]:
+        name = _kernel_name(self.base_fn)
+        capture.autotuned[name] = capture.autotuned.get(name, 0) + 1
+        index = self.configs.index(config)
+        capture._cheap = capture.configs is None or index not in capture.configs
+        kind = "record only" if capture._cheap else "with passes"
+        capture._step = f"config {index + 1}/{len(self.configs)} ({kind})"
+        seen = len(capture.launches)
+        try:
+            # taken over: compiled, neither launched nor interpreted (the chosen one is, after)
+            self.fn.run(*args, **{**meta, "warmup": True}, **config.all_kwargs())
+        finally:
+            capture._cheap, capture._step = False, ""
+        _note_config(capture, name, index, config, capture.launches[seen:])
+        if capture.interpret:  # the config with the fewest programs: quickest to interpret
+            grid = _grid(meta["grid"], self.fn, args, {**meta, **config.all_kwargs()})
+            return [float(math.prod(grid))]
+        return [float(self.configs.index(config))]
+
+    Autotuner._bench, Autotuner.__init__ = bench, init  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Autotuner._bench, Autotuner.__init__ = original, original_init  # type: ignore[method-assign]
+
+
+def _note_config(
+    capture: LaunchCapture, name: str, index: int, config: Any, launches: Sequence[Launch]
+) -> None:
+    """Keep a sweep config's record (its compile's key finds its Run later)."""
+    if not launches:
+        return
+    launch = launches[-1]
+    key = next((k for k, v in capture._compiled.items() if v is launch.run), None)
+    run = launch.run
+    seconds = sum(float(s.get("seconds") or 0) for s in run.stages) if run else None
+    capture.sweeps.setdefault(name, []).append(
+        {
+            "index": index,
+            "config": {k: _plain(v) for k, v in config.all_kwargs().items()},
+            "status": run.status if run else "compile-error",
+            "compile_seconds": round(seconds, 4) if seconds is not None else None,
+            "_key": key,
+        }
+    )
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, (bool, int, float, str, type(None))) else repr(value)
+
+
+def _no_device_to_time(*_args: Any, **_kwargs: Any) -> Any:
+    raise RuntimeError("no NPU to time autotune configs on; ascend-ir-lab compiles them instead")
+
+
+def compile_defined(
+    fn: Any,
+    *,
+    signature: str | Mapping[str, str],
+    constexprs: Sequence[str] | Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
+    **settings: Any,
+) -> Run:
+    """Compile a kernel that was only defined (no launch), with a written signature."""
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import parse_constexprs, parse_signature
+
+    capture = LaunchCapture(progress=progress, **settings)
+    sig, consts = parse_signature(signature), parse_constexprs(constexprs)
+    run = capture._compile(fn, sig, consts, {})
+    if isinstance(run, BaseException):
+        raise run
+    return run

@@ -1,0 +1,233 @@
+"""`capture` on a host with no NPU: the user's Python command runs under the virtual NPU.
+
+`capture_offline(["python", "script.py", ...], folder)` starts the same Python with this
+module as its main (`python -m ascend_ir_lab.toolchains.ascend.offline_script SETTINGS -- script.py
+...`); there the script runs as `python script.py` would run it (`__main__`, its argv, its
+folder first on sys.path; `-m pytest ...` and `-c CODE` too) inside `virtual_npu()` and
+`intercept_launches()`: each launch is compiled offline into a Run in `folder`, and with
+`interpret` it also runs in Triton's CPU interpreter, so the script's own checks see real
+results. The child writes what happened to `folder/capture.json`; the parent reads it back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import runpy
+import subprocess
+import sys
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ascend_ir_lab.errors import CompilerError, InputError
+from ascend_ir_lab.toolchains.ascend.npu_host import (
+    invocation_run,
+    invocations,
+    wrapper_env,
+    write_wrapper,
+)
+from ascend_ir_lab.toolchains.common.env import patched_environ, tool_env
+from ascend_ir_lab.toolchains.common.outcome import missing_module_hint
+from ascend_ir_lab.toolchains.common.run import Run
+
+__all__ = ["OfflineCapture", "capture_offline", "main"]
+
+RESULT = "capture.json"
+_PYTHON = re.compile(r"python[0-9.]*(\.exe)?")
+_TWO_PART = ("-W", "-X")  # interpreter options that take a value
+
+
+@dataclass
+class OfflineCapture:
+    """What a command did under the virtual NPU."""
+
+    runs: list[Run]
+    failures: list[str] = field(default_factory=list)
+    returncode: int = 0  # the script's own exit status
+    launches: int = 0
+    summary: str = ""
+
+
+def split_python(command: Sequence[str]) -> tuple[str, list[str], list[str]]:
+    """(interpreter, its options, `script.py args` / `-m mod args` / `-c code args`)."""
+    if not command or not _PYTHON.fullmatch(Path(command[0]).name):
+        shown = " ".join(command) or "(nothing)"
+        raise InputError(
+            f"{shown}: with no NPU, capture runs Python itself under the virtual NPU; give "
+            "`-- python script.py ...` or `-- python -m pytest ...` (or --no-virtual-npu)"
+        )
+    rest, options = list(command[1:]), []
+    while rest and rest[0].startswith("-") and rest[0] not in ("-m", "-c", "-"):
+        options.append(rest.pop(0))
+        if options[-1] in _TWO_PART and rest:
+            options.append(rest.pop(0))
+    if not rest or rest[0] == "-" or (rest[0] in ("-m", "-c") and len(rest) < 2):
+        raise InputError(f"{' '.join(command)}: name a script, -m MODULE or -c CODE to run")
+    return command[0], options, rest
+
+
+def capture_offline(
+    command: Sequence[str],
+    folder: str | os.PathLike[str],
+    *,
+    target: str = "Ascend910B3",
+    interpret: bool = True,
+    timeout: float = 3600,
+) -> OfflineCapture:
+    """Run `command` (a Python command) under the virtual NPU; one Run per kernel compiled,
+    in `folder`. The script's output goes where this process's output goes."""
+    python, options, rest = split_python(command)
+    folder = Path(folder).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / RESULT).unlink(missing_ok=True)
+    # bishengir-compile calls the script makes itself are recorded as on an NPU host
+    wrapper = write_wrapper(folder / "capture")
+    settings = folder / "settings.json"
+    settings.write_text(
+        json.dumps({"target": target, "interpret": interpret, "wrapper": str(wrapper)})
+    )
+    root = str(Path(__file__).resolve().parents[3])  # the folder that holds ascend_ir_lab/
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    env = tool_env({"PYTHONPATH": path, "PATH": wrapper_env(wrapper)["PATH"]})
+    child = [python, *options, "-m", __name__, str(settings), "--", *rest]
+    try:
+        result = subprocess.run(child, env=env, timeout=timeout, check=False)
+    except FileNotFoundError:
+        raise InputError(f"{python}: no such program") from None
+    except subprocess.TimeoutExpired as exc:
+        raise CompilerError(
+            command, -1, f"timed out after {exc.timeout:.0f} s", stage="script"
+        ) from None
+    return _read_result(folder, command, result.returncode)
+
+
+def _read_result(folder: Path, command: Sequence[str], code: int) -> OfflineCapture:
+    try:
+        data = json.loads((folder / RESULT).read_text())
+    except (OSError, ValueError):
+        raise CompilerError(
+            command, code, "the script ended before the capture could be written", stage="script"
+        ) from None
+    runs = []
+    for name in data.get("runs", []):
+        path = (folder / str(name)).resolve()
+        if path.parent == folder:  # only Run folders this capture made
+            runs.append(Run(path))
+    for k, call in enumerate(invocations(folder / "capture")):
+        runs.append(
+            invocation_run(call, name=f"npu-compile-{k + 1}", out=folder / f"compile-{k + 1}")
+        )
+    return OfflineCapture(
+        runs=runs,
+        failures=[str(f) for f in data.get("failures", [])],
+        returncode=int(data.get("returncode", code)),
+        launches=int(data.get("launches", 0)),
+        summary=str(data.get("summary", "")),
+    )
+
+
+# -- the child: runs inside the user's Python ---------------------------------------------------
+
+
+def _run_target(rest: list[str]) -> int:
+    """Run `script.py args`, `-m mod args` or `-c code args` as Python itself would."""
+    try:
+        if rest[0] == "-m":
+            sys.argv = [rest[1], *rest[2:]]
+            sys.path[0] = os.getcwd()
+            runpy.run_module(rest[1], run_name="__main__", alter_sys=True)
+        elif rest[0] == "-c":
+            sys.argv = ["-c", *rest[2:]]
+            sys.path[0] = ""
+            exec(compile(rest[1], "<string>", "exec"), {"__name__": "__main__"})  # noqa: S102
+        else:
+            script = Path(rest[0])
+            sys.argv = list(rest)
+            sys.path[0] = str(script.resolve().parent)
+            runpy.run_path(str(script), run_name="__main__")
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            return int(exc.code or 0)
+        print(exc.code, file=sys.stderr)
+        return 1
+    except BaseException as exc:  # noqa: BLE001 - the script's own failure, shown as Python does
+        _print_traceback(exc)
+        return 1
+    return 0
+
+
+def _print_traceback(exc: BaseException) -> None:
+    """The traceback as `python script.py` prints it: the script's frames and its libraries',
+    none of this runner's or the virtual NPU's (an NPU-only op ends at the script's line)."""
+    ours = str(Path(__file__).resolve().parents[1])  # every toolchain module's frames
+    shown = traceback.TracebackException.from_exception(exc)
+    frames = [f for f in shown.stack if not f.filename.startswith((ours, "<frozen runpy"))]
+    shown.stack = traceback.StackSummary.from_list(frames)
+    print("".join(shown.format()), end="", file=sys.stderr)
+    hint = missing_module_hint(exc)
+    if hint:
+        print(f"[ascend-ir-lab] {hint}", file=sys.stderr)
+
+
+def _progress(event: str, info: dict[str, Any]) -> None:
+    """Compile progress on stderr, one line per event worth a line."""
+    if event == "done":
+        run = info["run"]
+        text = run.manifest.get("status", {}).get("text", "")
+        print(f"[ascend-ir-lab] {run.path.name}: {text}", file=sys.stderr, flush=True)
+    elif event in ("failed", "error"):
+        lines = str(info["error"]).splitlines() or [""]
+        head = f"{info.get('kernel', '')}: {type(info['error']).__name__}: {lines[0]}"
+        print(f"[ascend-ir-lab] {head}", file=sys.stderr, flush=True)
+    elif event == "launch":
+        print(f"[ascend-ir-lab] {info['launch'].note}", file=sys.stderr, flush=True)
+
+
+def _own_tools_past(wrapper: str) -> None:
+    """Our own compiles use the real bishengir-compile, not the recording one on PATH."""
+    from ascend_ir_lab.toolchains.common.tools import find_tool
+
+    kept = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p and p != wrapper]
+    with patched_environ({"PATH": os.pathsep.join(kept)}):
+        find_tool("bishengir-compile")  # looked up once per process: this answer stays
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m ascend_ir_lab.toolchains.ascend.offline_script SETTINGS -- TARGET...`"""
+    from ascend_ir_lab.toolchains.ascend.launch import intercept_launches
+    from ascend_ir_lab.toolchains.ascend.virtual_npu import summary_line, virtual_npu
+    from ascend_ir_lab.toolchains.common.outcome import failures
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    settings_path, rest = Path(args[0]), args[2:]
+    settings = json.loads(settings_path.read_text())
+    folder = settings_path.parent
+    interpret = bool(settings.get("interpret"))
+    summary = summary_line(interpret)
+    print(f"[ascend-ir-lab] {summary}", file=sys.stderr, flush=True)
+    target = str(settings.get("target") or "Ascend910B3")
+    _own_tools_past(str(settings.get("wrapper", "")))
+    with (
+        virtual_npu(target),
+        intercept_launches(
+            target=target, interpret=interpret, runs_dir=folder, progress=_progress
+        ) as capture,
+    ):
+        code = _run_target(rest)
+    result = {
+        "runs": [run.path.name for run in capture.runs],
+        "failures": failures(capture),
+        "returncode": code,
+        "launches": len(capture.launches),
+        "summary": summary,
+    }
+    (folder / RESULT).write_text(json.dumps(result, indent=2) + "\n")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""Cheap records and passes on demand: recompile a Run with every pass, and autotune sweeps.
+
+A compile the tool sees is always recorded (kernel, signature, constexprs, options, stage
+artifacts, commands, compile time); the per-pass dumps are captured only where they are
+wanted. A Run whose `extra.passes_captured` is false is one `capture_passes(run)` away
+from the full record (`run.capture()`, `ascend-ir-lab capture-passes RUN`).
+
+An autotune sweep keeps one Run per config; the Run of the config that ran (or of the
+configs asked for) holds the dumps and lists the whole sweep under `extra.autotune`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import weakref
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.toolchains.common.run import Run, write_manifest
+
+Progress = Callable[[str, dict[str, Any]], None]
+
+# Run folder -> the kernel object it was compiled from, while that object lives: a kernel
+# defined in a notebook cell has no file to load it from again.
+_KERNELS: dict[str, Any] = {}
+_KEPT_KEYS = ("launch", "autotune", "script")
+
+
+def remember_kernel(run: Run, fn: Any) -> None:
+    """Let `capture_passes` recompile `run` from `fn` itself (no file needed)."""
+    key = str(Path(run.path).resolve())
+    try:
+        _KERNELS[key] = weakref.ref(fn)
+    except TypeError:
+        _KERNELS[key] = lambda: fn
+
+
+def kernel_known(run: Run) -> bool:
+    """Whether this session compiled `run` and still holds its kernel (capturing its passes
+    then imports nothing)."""
+    ref = _KERNELS.get(str(Path(run.path).resolve()))
+    return ref is not None and ref() is not None
+
+
+def passes_captured(run: Run) -> bool:
+    """Whether the Run holds its per-pass dumps (Runs from before this field: yes)."""
+    return bool((run.manifest.get("extra") or {}).get("passes_captured", True))
+
+
+def capture_passes(run: Run | str | os.PathLike[str], *, progress: Progress | None = None) -> Run:
+    """Recompile a cheap record with every MLIR pass printed, into the same Run folder.
+
+    The kernel comes from this session when it compiled the Run, else from the file the
+    Run names (`extra.recompile.kernel`). What the Run said about its launch and sweep
+    stays. A Run already holding its passes comes back as it is.
+    """
+    run = run if isinstance(run, Run) else Run(run)
+    if passes_captured(run):
+        return run
+    if run.manifest.get("toolchain") == "triton":  # upstream Triton: its own recompile
+        from ascend_ir_lab.toolchains.triton.passes import capture_upstream_passes
+
+        return capture_upstream_passes(run, progress=progress)
+    extra = run.manifest.get("extra") or {}
+    how = extra.get("recompile")
+    kernel = run.manifest.get("kernel") or {}
+    if not isinstance(how, dict) or not kernel.get("signature"):
+        raise InputError(f"{run.path}: the Run does not say how it was compiled; compile it again")
+    fn = _kernel_of(run, how)
+    say = progress or (lambda _event, _info: None)
+    say("capture", {"run": run, "kernel": kernel.get("name")})
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
+
+    settings = {k: v for k, v in how.items() if k != "kernel"}
+    new = compile_kernel(
+        fn,
+        signature=kernel["signature"],
+        constexprs=kernel.get("constexprs") or {},
+        name=run.name,
+        out=run.path,
+        check=False,
+        dumps=True,
+        **settings,
+    )
+    kept = {k: extra[k] for k in _KEPT_KEYS if k in extra}
+    if kept:
+        update_extra(new, kept)
+    remember_kernel(new, fn)
+    say("captured", {"run": new})
+    return Run(new.path)
+
+
+def _kernel_of(run: Run, how: Mapping[str, Any]) -> Any:
+    ref = _KERNELS.get(str(Path(run.path).resolve()))
+    fn = ref() if ref is not None else None
+    if fn is not None:
+        return fn
+    spec = how.get("kernel")
+    if not spec:
+        raise InputError(
+            f"{run.path}: the kernel was defined in a notebook cell of another session; "
+            "run that cell again (it captures the passes of the config it runs)"
+        )
+    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+
+    file = Path(str(spec).rpartition("::")[0]).resolve()
+    if file.is_relative_to(Path(run.path).resolve()):
+        raise InputError(
+            f"{run.path}: the kernel file it names lies inside the Run folder; a Run does not "
+            "carry code to run: compile the kernel from your own file"
+        )
+    with _autotune_defined_offline():
+        fn = load_kernel(str(spec))
+    return jit_function(fn)
+
+
+def jit_function(fn: Any) -> Any:
+    """The @triton.jit function under @triton.autotune / @triton.heuristics wrappers."""
+    while not hasattr(fn, "params") and hasattr(fn, "fn"):
+        fn = fn.fn
+    return fn
+
+
+@contextlib.contextmanager
+def _autotune_defined_offline() -> Iterator[None]:
+    """Defining an autotuned kernel asks the driver for a benchmarker; with no NPU there is
+    none, and the kernel is only compiled here."""
+    from triton.runtime.autotuner import Autotuner
+
+    from ascend_ir_lab.toolchains.ascend.launch import _no_device_to_time, npu_available
+
+    if npu_available():
+        yield
+        return
+    original = Autotuner.__init__
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs["do_bench"] = kwargs.get("do_bench") or _no_device_to_time
+        original(self, *args, **kwargs)
+
+    Autotuner.__init__ = init  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Autotuner.__init__ = original  # type: ignore[method-assign]
+
+
+def update_extra(run: Run, fields: Mapping[str, Any]) -> Run:
+    """Merge `fields` into the Run's `extra` (written atomically)."""
+    manifest = dict(run.manifest)
+    manifest["extra"] = {**(manifest.get("extra") or {}), **fields}
+    write_manifest(run.path, manifest)
+    return Run(run.path)
+
+
+def sweep_record(
+    configs: Sequence[Mapping[str, Any]], chosen: int | None, *, timed: bool
+) -> dict[str, Any]:
+    """`extra.autotune` of the Run a sweep ran: every config and where its Run is."""
+    note = (
+        "configs timed on the device"
+        if timed
+        else "no device to time the configs on: all compiled, none timed; "
+        + (f"config {chosen} stands in for the best" if chosen is not None else "none picked")
+    )
+    return {"configs": [dict(c) for c in configs], "chosen": chosen, "timed": timed, "note": note}

@@ -1,0 +1,225 @@
+"""A virtual NPU for hosts without one: NPU scripts run unmodified, with tensors on the CPU.
+
+Inside `virtual_npu(target=...)`:
+- `import torch_npu` (and any `torch_npu.*` submodule) works; ops that exist only on a real
+  NPU (`torch_npu.npu_fusion_attention`, `torch_npu.profiler...`) raise `NPUOnlyError`
+  naming the op;
+- `device='npu'`, `'npu:0'`, `torch.device('npu')`, `.npu()`, `.to('npu')` give CPU tensors
+  (a `torch.overrides.TorchFunctionMode` maps NPU devices to the CPU);
+- `torch.npu` (current_device, set_device, device_count, synchronize, current_stream,
+  Event, get_device_name, is_available, ...) is a registered device module;
+- `triton.runtime.driver.active` answers for the target (`toolchains.ascend.virtual_driver`).
+
+Built on PyTorch's own extension points (`torch.utils.rename_privateuse1_backend`,
+`generate_methods_for_privateuse1_backend`, `torch._register_device_module`,
+`TorchFunctionMode`). Everything comes back on exit, also after an exception, with one
+exception PyTorch imposes: the rename of the privateuse1 backend to "npu" cannot be undone
+in a process. It stays and is harmless: `torch.device("npu")` still parses afterwards, but
+with no NPU backend registered any tensor on it fails as it would have before.
+Launches are not handled here: `toolchains.ascend.launch.intercept_launches` compiles them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.abc
+import importlib.machinery
+import re
+import sys
+import types
+from collections.abc import Iterator
+from typing import Any
+
+from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.toolchains.ascend.virtual_device import DeviceModule
+
+__all__ = ["NPUOnlyError", "summary_line", "virtual_npu"]
+
+_NPU_DEVICE = re.compile(r"npu(:\d+)?")
+
+
+class NPUOnlyError(AttributeError):
+    """An op or API that exists only with a real NPU (torch_npu's kernels, its profiler)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"{name} exists only on a real NPU: the virtual NPU (tensors on the CPU) has no "
+            "such op; compute the reference another way, or run on an NPU host"
+        )
+        self.op = name
+
+
+def summary_line(interpret: bool) -> str:
+    """What the virtual NPU means for the results, in one line for the cell or command."""
+    results = "results from the CPU interpreter" if interpret else "results not computed"
+    return f"virtual NPU: tensors on the CPU; launches compiled offline; {results}"
+
+
+# torch_npu's subpackages: `torch_npu.profiler.profile(...)` names the op, not the package
+_SUBPACKAGES = frozenset(
+    "profiler contrib testing utils optim dynamo distributed onnx asd _inductor".split()
+)
+
+
+class _NPUOnlyModule(types.ModuleType):
+    """A `torch_npu.*` module: importable, every attribute is an NPUOnlyError."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if self.__name__ == "torch_npu" and name in _SUBPACKAGES:
+            return importlib.import_module(f"torch_npu.{name}")
+        raise NPUOnlyError(f"{self.__name__}.{name}")
+
+
+def _cpu(value: Any) -> Any:
+    """`value` with an NPU device replaced by the CPU (other values unchanged)."""
+    import torch
+
+    if isinstance(value, torch.device) and value.type == "npu":
+        return torch.device("cpu")
+    if isinstance(value, str) and _NPU_DEVICE.fullmatch(value):
+        return "cpu"
+    return value
+
+
+def _device_mode() -> Any:
+    from torch.overrides import TorchFunctionMode
+
+    class CPUForNPU(TorchFunctionMode):  # type: ignore[misc]
+        """Every `device` that names the NPU becomes the CPU."""
+
+        def __torch_function__(
+            self, func: Any, types_: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            import torch
+
+            if func is getattr(torch.Tensor, "npu", None):
+                return args[0]  # `.npu()`: already where NPU tensors live
+            kwargs = dict(kwargs or {})
+            if "device" in kwargs:
+                kwargs["device"] = _cpu(kwargs["device"])
+            return func(*(_cpu(a) for a in args), **kwargs)
+
+    return CPUForNPU()
+
+
+class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Serves `torch_npu` and its submodules from the virtual NPU."""
+
+    def __init__(self, modules: dict[str, types.ModuleType]) -> None:
+        self.modules = modules
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname != "torch_npu" and not fullname.startswith("torch_npu."):
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+
+    def create_module(self, spec: Any) -> types.ModuleType:
+        module = self.modules.get(spec.name) or _NPUOnlyModule(spec.name)
+        module.__path__ = []  # a package: any submodule imports
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        return None
+
+
+def _torch_npu_modules(device: DeviceModule) -> dict[str, types.ModuleType]:
+    root = _NPUOnlyModule("torch_npu", "The virtual NPU's stand-in for torch_npu.")
+    c_ext = _NPUOnlyModule("torch_npu._C")
+    c_ext._npu_getCurrentRawStream = lambda _device=None: 0  # type: ignore[attr-defined]
+    root.npu = device  # type: ignore[attr-defined]
+    root._C = c_ext  # type: ignore[attr-defined]
+    root.__version__ = "virtual"  # type: ignore[attr-defined]
+    return {"torch_npu": root, "torch_npu._C": c_ext, "torch_npu.npu": device}
+
+
+def _rename_backend() -> None:
+    import torch
+
+    name = torch._C._get_privateuse1_backend_name()
+    if name == "npu":
+        return
+    if name != "privateuseone":
+        raise InputError(
+            f"the virtual NPU needs torch's privateuse1 backend, already named {name!r} in this "
+            "process: run with --no-virtual-npu, or in a fresh process"
+        )
+    torch.utils.rename_privateuse1_backend("npu")
+
+
+@contextlib.contextmanager
+def _tensor_methods() -> Iterator[None]:
+    """`Tensor.npu()`, `Tensor.is_npu`, `Module.npu()` for the block (torch generates them)."""
+    import torch
+    from torch.nn.utils.rnn import PackedSequence
+
+    owners = {torch.Tensor: ("npu", "is_npu"), torch.nn.Module: ("npu",)}
+    owners[PackedSequence] = ("npu", "is_npu")
+    if hasattr(torch.Tensor, "npu"):
+        yield  # someone else's methods: theirs to keep
+        return
+    torch.utils.generate_methods_for_privateuse1_backend(for_storage=False)
+    try:
+        yield
+    finally:
+        for owner, names in owners.items():
+            for name in names:
+                if name in vars(owner):
+                    delattr(owner, name)
+
+
+@contextlib.contextmanager
+def _device_module(device: DeviceModule) -> Iterator[None]:
+    import torch
+
+    if "npu" in vars(torch):
+        raise InputError(
+            "torch.npu is already registered (a real torch_npu?): run with --no-virtual-npu"
+        )
+    before = sys.modules.get("torch.npu")
+    torch._register_device_module("npu", device)
+    try:
+        yield
+    finally:
+        delattr(torch, "npu")
+        if before is None:
+            sys.modules.pop("torch.npu", None)
+        else:
+            sys.modules["torch.npu"] = before
+
+
+@contextlib.contextmanager
+def _torch_npu_importable(device: DeviceModule) -> Iterator[None]:
+    saved = {k: v for k, v in sys.modules.items() if k == "torch_npu" or k.startswith("torch_npu.")}
+    for name in saved:
+        del sys.modules[name]
+    finder = _Finder(_torch_npu_modules(device))
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
+        for name in [k for k in sys.modules if k == "torch_npu" or k.startswith("torch_npu.")]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+
+
+@contextlib.contextmanager
+def virtual_npu(target: str = "Ascend910B3") -> Iterator[Any]:
+    """Stand in for an NPU of `target` for the block (see the module docstring); yields the
+    `torch.npu` device module."""
+    from ascend_ir_lab.toolchains.ascend.launch import npu_available
+    from ascend_ir_lab.toolchains.ascend.virtual_driver import driver_answering
+
+    npu_available()  # asked before the virtual driver is active, so it keeps saying "none"
+    _rename_backend()
+    device = DeviceModule(target)
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(_device_module(device))
+        stack.enter_context(_tensor_methods())
+        stack.enter_context(_torch_npu_importable(device))
+        stack.enter_context(driver_answering(target, device))
+        stack.enter_context(_device_mode())
+        yield device

@@ -59,6 +59,7 @@ class StageRecorder:
         self.key = uuid.uuid4().hex  # a fresh pipeline key: never a cache hit
         self.binary: Path | None = None
         self.failed_stage: str | None = None
+        self.llvm_dialect = True  # keep the llir stage's LLVM-dialect input as an artifact
 
     def __call__(self, *args: Any) -> Any:
         if not args:  # asked for the pipeline's cache key
@@ -83,7 +84,9 @@ class StageRecorder:
                 self._record(name, log, None, start, returncode=1)
                 raise
             artifact = self._keep(name, result)
-            if name == "llir":  # src now holds the LLVM-dialect module: the MLIR part's output
+            if name == "llir" and self.llvm_dialect:
+                # src now holds the LLVM-dialect module: the MLIR part's output (the largest
+                # text of a compile; a cheap record leaves it out)
                 self._keep("llir.mlir", src)
             self._record(name, log, artifact, start, returncode=0)
             return result
@@ -150,6 +153,7 @@ def recording(
     from triton import knobs
 
     recorder = StageRecorder(writer, kernel_name, command)
+    recorder.llvm_dialect = dumps
     writer.set_extra("passes_captured", dumps)
     cache = Path(tempfile.mkdtemp(prefix="ascend-ir-lab-triton-cache-"))
     previous = knobs.runtime.add_stages_inspection_hook

@@ -7,11 +7,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_LOC_ALIAS = re.compile(r"^#loc\d*\s*=\s*loc\(")
-_SSA = re.compile(r"%[\w$.-]+(?=[^\w$.-]|$)")
-_BLOCK = re.compile(r"\^[\w$.-]+")
+# the same rules as the viewer's normalize.ts (tests/data/golden/normalize.json pins both)
+_LOC_ALIAS = re.compile(r"^\s*#loc[A-Za-z0-9_$.-]*\s*=\s*loc\(")
+_SSA = re.compile(r"%[A-Za-z0-9_$.-]+")
+_BLOCK = re.compile(r"\^[A-Za-z0-9_$.-]+")
 _SPACE = re.compile(r"\s+")
-_LOC_START = re.compile(r"\s*(?<![\w#$.])loc\(")
+# `loc(` that is no part of a longer name (`myloc(`, `@loc(`, `%loc(`), with the blanks before it
+_LOC_START = re.compile(r"[ \t]*(?<![A-Za-z0-9_#$.@%^])loc\(")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,8 @@ def strip_loc(line: str) -> str:
         if m.start() < pos:
             continue  # a loc( nested inside one already removed
         close = _matching_paren(line, m.end() - 1)
+        if close < 0:
+            break  # unbalanced (a cut line): the rest stays as it is
         out.append(line[pos : m.start()])
         pos = close + 1
     out.append(line[pos:])
@@ -64,7 +68,7 @@ def strip_loc(line: str) -> str:
 
 
 def _matching_paren(line: str, open_at: int) -> int:
-    """Index of the `)` closing the `(` at `open_at` (end of line if unbalanced)."""
+    """Index of the `)` closing the `(` at `open_at`, -1 if unbalanced."""
     depth, in_str, j = 0, False, open_at
     while j < len(line):
         c = line[j]
@@ -82,7 +86,7 @@ def _matching_paren(line: str, open_at: int) -> int:
             if depth == 0:
                 return j
         j += 1
-    return len(line) - 1
+    return -1
 
 
 def normalize_lines(lines: list[str], norm: Normalization) -> list[str]:

@@ -86,7 +86,8 @@ def _register_compile(subparsers: Any) -> None:
 def _compile(args: argparse.Namespace) -> int:
     from ascend_ir_lab.toolchains.ascend.ttir_stage import parse_constexprs
 
-    kernel, signature, constexprs = args.kernel, args.signature, {}
+    constexprs: dict[str, Any] = {}
+    kernel, signature = args.kernel, args.signature
     if not signature and "::" in kernel and args.target.startswith(("cuda:", "hip:")):
         args.kernel = kernel.split("::")[0]  # the upstream driver reads the COMPILE dict itself
     if args.target.startswith(("cuda:", "hip:")):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import mmap
+import re
 import struct
 import tempfile
 import zlib
@@ -125,7 +126,7 @@ class BlockText:
             k += 1
         return -1
 
-    def regex_find(self, pattern: Any, pos: int = 0, overlap: int = 64) -> int:
+    def regex_find(self, pattern: re.Pattern[bytes], pos: int = 0, overlap: int = 64) -> int:
         """Start of the first match of the compiled bytes `pattern` from `pos`, or -1 (a
         match is at most `overlap` bytes long when it spans two blocks)."""
         k, count = self._which(pos), len(self._starts)
@@ -197,7 +198,10 @@ def small_whole(text: BlockText, limit: int) -> bytes:
             mapped = WarnedMap(f.fileno(), 0, access=mmap.ACCESS_READ)
         mapped.warnings = list(text.warnings)
         return mapped  # type: ignore[return-value]
-    whole = WarnedBytes(bytes(text))
+    data = bytes(text)
+    if not text.warnings:
+        return data  # no copy: the reader asks `warnings` of its data only where set
+    whole = WarnedBytes(data)
     whole.warnings = list(text.warnings)
     return whole
 
@@ -291,7 +295,12 @@ def open_zstd(path: Path) -> BlockText:
         at, csize = offsets[k]
         with open(path, "rb") as f:
             f.seek(at)
-            return dctx.decompressobj().decompress(f.read(csize))
+            data = f.read(csize)
+        size = starts[k + 1] - starts[k] if k + 1 < len(starts) else out - starts[k]
+        try:  # one call, into a buffer of the size the seek table gives
+            return bytes(dctx.decompress(data, max_output_size=max(size, 1)))
+        except zstandard.ZstdError:  # a frame other than the table says: stream it
+            return dctx.decompressobj().decompress(data)
 
     text = BlockText(starts or [0], out, load if offsets else lambda _k: b"")
     if table is None:
@@ -350,7 +359,8 @@ def open_gzip(path: Path) -> BlockText:
     """A `.gz` log as BlockText, one streaming pass to place access points; a truncated or
     damaged stream is read as far as it goes, with a warning."""
     points: list[tuple[int, int, Any]] = []  # (output offset, input offset, inflate state)
-    size, problems = 0, []
+    size = 0
+    problems: list[str] = []
 
     def mark(at: int, d: Any) -> None:
         if not points or size - points[-1][0] >= BLOCK_BYTES:

@@ -16,6 +16,7 @@ from ascend_ir_lab.analysis.compare import Comparison, compare, stand_in
 from ascend_ir_lab.analysis.diff import unified
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
 from ascend_ir_lab.analysis.ops import Census, OpChange, lifecycle
+from ascend_ir_lab.analysis.sync_ops import CENSUS_OPS
 from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.notebook.text import IRText, Table
@@ -273,19 +274,14 @@ class RunView:
 
 
 def _captured(run: Any) -> Any:
-    """A cheap record opened: its passes are captured now when this session compiled it;
-    otherwise (its kernel would be imported from a file the Run names) it opens as it is."""
+    """A cheap record opened: its passes are captured now when its kernel is at hand (this
+    session compiled it, or its file is unchanged); otherwise it opens as it is."""
     from ascend_ir_lab.notebook.progress import CompileProgress
-    from ascend_ir_lab.toolchains.ascend.sweep import kernel_known
+    from ascend_ir_lab.toolchains.ascend.sweep import capture_on_open
 
-    if kernel_known(run):
-        return run.capture(progress=CompileProgress())
-    where = ((run.manifest.get("extra") or {}).get("recompile") or {}).get("kernel")
-    print(
-        f"{run.path}: a cheap record (no per-pass dumps); run.capture() compiles it again "
-        f"with every pass, importing {where or 'its kernel'}",
-        file=sys.stderr,
-    )
+    run, note = capture_on_open(run, progress=CompileProgress())
+    if note:
+        print(note, file=sys.stderr)
     return run
 
 
@@ -326,9 +322,6 @@ def lifecycle_table(name: str, op: str, changes: Sequence[OpChange]) -> Table:
     return Table(title, ["#", "stage", "count", "delta", "pass (scope)"], rows)
 
 
-SYNC_OPS = ("hivm.hir.set_flag", "hivm.hir.wait_flag", "hivm.hir.pipe_barrier")
-
-
 def summary_text(view: RunView) -> str:
     """The plain-text explorer: what a terminal shows instead of the widget."""
     tl = view.timeline
@@ -344,7 +337,9 @@ def summary_text(view: RunView) -> str:
     if tl.dumps:
         last = tl.dumps[-1]
         census = Census(tl).of(last)
-        sync = ", ".join(f"{op.rsplit('.', 1)[-1]} {census[op]}" for op in SYNC_OPS if op in census)
+        sync = ", ".join(
+            f"{op.rsplit('.', 1)[-1]} {census[op]}" for op in CENSUS_OPS if op in census
+        )
         where = f"  last: #{last.index} {last.stage}:{last.label} ({last.scope})"
         lines.append(where + (f"; {sync}" if sync else ""))
         changed = [d for d in tl.dumps if flags[d.index]]

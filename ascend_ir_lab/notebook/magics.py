@@ -14,13 +14,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
-from IPython.core.magic_arguments import argument, magic_arguments
-from IPython.display import Markdown, display
-from IPython.utils.process import arg_split
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.core.magic import Magics, magics_class
 
 from ascend_ir_lab.errors import InputError, IRLabError, LaunchFailedError
 from ascend_ir_lab.notebook.explorer import RunView
+from ascend_ir_lab.notebook.ipython_api import (
+    Markdown,
+    arg_split,
+    argument,
+    cell_magic,
+    display,
+    line_magic,
+    magic_arguments,
+    run_cell,
+)
 from ascend_ir_lab.notebook.progress import CompileProgress
 from ascend_ir_lab.notebook.resolve import Session
 from ascend_ir_lab.notebook.text import ErrorPanel, Table
@@ -51,12 +59,19 @@ def _flag(text: str) -> str:
 
 
 @magics_class
-class IRLabMagics(Magics):  # type: ignore[misc]
+class IRLabMagics(Magics):
     """The ascend-ir-lab magics; Runs made or loaded in this session are kept in `.session`."""
 
     def __init__(self, shell: Any) -> None:
         super().__init__(shell)
         self.session = Session(shell)
+
+    @property
+    def _ip(self) -> InteractiveShell:
+        """The shell the magics run in (a loaded extension always has one)."""
+        if self.shell is None:
+            raise InputError("the ascend-ir-lab magics need an IPython shell")
+        return self.shell
 
     @magic_arguments()
     @argument(
@@ -184,7 +199,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
             runs_dir=args.runs_dir,
             progress=progress,
         )
-        before = dict(self.shell.user_ns)
+        before = dict(self._ip.user_ns)
         configs = [int(c) for c in args.configs.split(",")] if args.configs else None
         with contextlib.ExitStack() as stack:
             if not args.no_virtual_npu and not npu_available():
@@ -252,7 +267,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         """Run `cell` as a normal cell would (transforms, tracebacks, display of values);
         returns its ExecutionResult. A compiled kernel the cell ends on is not shown: the
         cell's result is its Runs."""
-        hook = self.shell.displayhook
+        hook = self._ip.displayhook
         outer = getattr(hook, "exec_result", None)
         shown = sys.displayhook
 
@@ -262,14 +277,14 @@ class IRLabMagics(Magics):  # type: ignore[misc]
 
         sys.displayhook = display
         try:
-            return self.shell.run_cell(cell, store_history=False)
+            return run_cell(self._ip, cell)
         finally:
             sys.displayhook = shown
             # the nested run replaces the outer cell's result, where our return value goes
             hook.exec_result = outer
 
     def _defined_kernels(self, names: list[str] | None, before: dict[str, Any]) -> list[Any]:
-        ns = self.shell.user_ns
+        ns = self._ip.user_ns
         if names:
             missing = [n for n in names if n not in ns]
             if missing:

@@ -11,12 +11,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from IPython.core.magic import Magics, cell_magic, magics_class
-from IPython.core.magic_arguments import argument, magic_arguments
-from IPython.display import display
+from IPython.core.magic import Magics, magics_class
 
 from ascend_ir_lab.errors import CompilerError, InputError, NoDumpsError
 from ascend_ir_lab.notebook.explorer import RunView
+from ascend_ir_lab.notebook.ipython_api import argument, cell_magic, display, magic_arguments
 from ascend_ir_lab.notebook.magics import IRLabMagics, _friendly
 from ascend_ir_lab.notebook.text import ErrorPanel
 
@@ -24,7 +23,7 @@ __all__ = ["OptMagics"]
 
 
 @magics_class
-class OptMagics(Magics):  # type: ignore[misc]
+class OptMagics(Magics):
     """`%%mlir_opt`; its Runs join the session of the other magics."""
 
     def __init__(self, shell: Any, session: Any) -> None:

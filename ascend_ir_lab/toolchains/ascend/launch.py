@@ -16,14 +16,12 @@ results can be checked. Everything patched comes back on exit, also after an exc
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import linecache
 import math
 import os
 import threading
 import types
-import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,27 +34,11 @@ from ascend_ir_lab.toolchains.common.env import debug_switches
 from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
 from ascend_ir_lab.toolchains.common.run import prepare_folder
 from ascend_ir_lab.toolchains.common.specialise import Specialisation, npu_target
+from ascend_ir_lab.toolchains.common.tools import npu_available
 
 __all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available"]
 
 Progress = Callable[[str, dict[str, Any]], None]
-
-
-@functools.lru_cache(maxsize=1)
-def npu_available() -> bool:
-    """Whether Triton has an active NPU driver on this host (False: launches cannot run).
-
-    Asked once per process: triton-ascend's driver probe warns about missing CANN tools
-    each time it runs, and an NPU does not appear mid-session.
-    """
-    try:
-        from triton.runtime import driver
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return str(driver.active.get_current_target().backend) == "npu"
-    except Exception:  # noqa: BLE001 - "0 active drivers", no torch_npu, no CANN: all mean none
-        return False
 
 
 def _kernel_name(fn: Any) -> str:
@@ -217,8 +199,8 @@ class LaunchCapture:
         configs = self.sweeps[kernel]
         chosen = next((c["index"] for c in configs if c.get("_key") == key), None)
         for c in configs:
-            c["run"] = str(self._compiled[c["_key"]].path) if c["_key"] in self._compiled else None
             target = self._compiled.get(c["_key"])
+            c["run"] = str(target.path) if isinstance(target, Run) else None
             c["passes_captured"] = isinstance(target, Run) and target.passes_captured
         shown = [{k: v for k, v in c.items() if not k.startswith("_")} for c in configs]
         return update_extra(run, {"autotune": sweep_record(shown, chosen, timed=False)})
@@ -314,13 +296,15 @@ def compile_watched(
     Ascend's compile_kernel (toolchains.triton.launch passes upstream Triton's).
     """
     if compile_fn is None:
-        from ascend_ir_lab.toolchains.ascend.compile import compile_kernel as compile_fn
+        from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
 
+        compile_fn = compile_kernel
+    compile_now = compile_fn
     result: dict[str, Any] = {}
 
     def work() -> None:
         try:
-            result["run"] = compile_fn(fn, **kwargs)
+            result["run"] = compile_now(fn, **kwargs)
         except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
             result["error"] = exc
 
@@ -491,11 +475,11 @@ def _jit_calls_interpreted(made: list[Any]) -> Iterator[None]:
         return helpers[id(self)](*args, **kwargs)
 
     original = JITFunction.__call__
-    JITFunction.__call__ = call  # type: ignore[method-assign]
+    JITFunction.__call__ = call
     try:
         yield
     finally:
-        JITFunction.__call__ = original  # type: ignore[method-assign]
+        JITFunction.__call__ = original
 
 
 @contextlib.contextmanager
@@ -534,12 +518,12 @@ def _interpreter_fixed() -> Iterator[None]:
         return interpreter.TensorHandle(out, lhs.dtype.scalar)
 
     interpreter._patch_lang_tensor = patch
-    builder.cast_impl, builder.binary_op = cast_impl, binary_op  # type: ignore[method-assign]
+    builder.cast_impl, builder.binary_op = cast_impl, binary_op
     try:
         yield
     finally:
         interpreter._patch_lang_tensor = original_patch
-        builder.cast_impl, builder.binary_op = original_cast, original_binary  # type: ignore[method-assign]
+        builder.cast_impl, builder.binary_op = original_cast, original_binary
 
 
 def _is_bf16(dtype: Any) -> bool:
@@ -643,11 +627,11 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
             return [float(math.prod(grid))]
         return [float(self.configs.index(config))]
 
-    Autotuner._bench, Autotuner.__init__ = bench, init  # type: ignore[method-assign]
+    Autotuner._bench, Autotuner.__init__ = bench, init
     try:
         yield
     finally:
-        Autotuner._bench, Autotuner.__init__ = original, original_init  # type: ignore[method-assign]
+        Autotuner._bench, Autotuner.__init__ = original, original_init
 
 
 def _note_config(

@@ -196,11 +196,11 @@ def _stop_before_binary() -> Iterator[None]:
         if "npubin" in stages:
             stages["npubin"] = _stop
 
-    AscendBackend.add_stages = add_stages  # type: ignore[method-assign]
+    AscendBackend.add_stages = add_stages
     try:
         yield
     finally:
-        AscendBackend.add_stages = original  # type: ignore[method-assign]
+        AscendBackend.add_stages = original
 
 
 def _collect(cache: Path, out_dir: Path) -> dict[str, Path]:

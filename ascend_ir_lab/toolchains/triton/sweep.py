@@ -148,11 +148,11 @@ def benchmarks_bare(capture: Any) -> Iterator[None]:
             capture._config = None
             capture._tuners[tu._kernel_name(self.base_fn)] = self
 
-    Autotuner._bench = bench  # type: ignore[method-assign]
+    Autotuner._bench = bench
     try:
         yield
     finally:
-        Autotuner._bench = original  # type: ignore[method-assign]
+        Autotuner._bench = original
 
 
 def timed_sweep(tuner: Any, captured: bool = True, timed: bool = True) -> dict[str, Any]:

@@ -305,7 +305,7 @@ class UpstreamCapture(SweepRecords):
 
     def _passes_now(self, run: Run) -> Run:
         try:
-            return capture_upstream_passes(run, **self._dumps())
+            return capture_upstream_passes(run, llvm_dumps=self.llvm_dumps, timings=self.timings)
         except Exception as exc:  # noqa: BLE001 - the cheap record stays; shown by the caller
             self.errors.append(exc)
             return run

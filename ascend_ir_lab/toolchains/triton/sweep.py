@@ -37,6 +37,12 @@ class SweepRecords:
     all_passes: bool
     runs_dir: Any
 
+    def _run_name(self, kernel: str, target: str) -> str:
+        raise NotImplementedError  # UpstreamCapture's
+
+    def _passes_now(self, run: Run) -> Run:
+        raise NotImplementedError  # UpstreamCapture's
+
     def _timed_config(
         self, fn: Any, original: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Any:
@@ -77,13 +83,14 @@ class SweepRecords:
             return found
         if "autotune" in (found.manifest.get("extra") or {}):
             return found
-        if (self.all_passes or self._wanted.first(name, spec)) and not found.passes_captured:
-            found = self._passes_now(found)
+        run: Run = found
+        if (self.all_passes or self._wanted.first(name, spec)) and not run.passes_captured:
+            run = self._passes_now(run)
         from ascend_ir_lab.toolchains.ascend.sweep import update_extra
 
-        record = timed_sweep(tuner, found.passes_captured)
+        record = timed_sweep(tuner, run.passes_captured)
         self._config_paths(record, tuner, name)
-        return update_extra(found, {"autotune": record})
+        return update_extra(run, {"autotune": record})
 
     def _config_paths(self, record: dict[str, Any], tuner: Any, name: str) -> None:
         types = self._sweep_of.get(name, ())

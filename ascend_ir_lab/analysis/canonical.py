@@ -8,7 +8,9 @@ attribute dictionaries. `canonical_lines` removes all of it:
 - `#mapN`/`#setN` uses are replaced by their definitions, and the alias lines dropped;
 - every value is named by what defines it (a hash of its op with its operands already
   canonical), so the names do not depend on numbering or on the order of independent ops;
-  function and block arguments by position, loop induction variables by depth;
+  function arguments by type and rank among those of their type (an inserted argument
+  leaves the others' names alone), block arguments by position, loop induction variables
+  by depth;
 - an `scf.for`'s iter_args are sorted by their initial values, and its results and the
   `scf.yield` that ends its body are permuted the same way;
 - attribute dictionary entries are sorted;
@@ -24,7 +26,6 @@ Two ops that are textually the same after canonicalisation get the same name (tw
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 
@@ -41,6 +42,8 @@ _RESULTS = re.compile(r"^(\s*)((?:%[\w$.-]+(?::\d+)?)(?:\s*,\s*%[\w$.-]+)*)\s*=\
 _FUNC = re.compile(r"^\s*(?:func\.func|tt\.func|llvm\.func)\b")
 _BLOCK = re.compile(r"^(\s*)(\^[\w$.-]+)(\((.*)\))?:")
 _ARG = re.compile(r"(%[\w$.-]+)\s*:")
+# `%arg3: memref<?xf32> {...}`: the name and the type (up to `,`, `)` or `{` outside <...>)
+_ARG_DECL = re.compile(r"(%[\w$.-]+)\s*:\s*((?:[^,(){}<>]|<[^<>]*(?:<[^<>]*>[^<>]*)*>)+)")
 _FOR = re.compile(
     r"^(?P<head>.*?\bscf\.for\s+)(?P<iv>%[\w$.-]+)(?P<mid>\s*=.*?)(?:\biter_args\((?P<iters>.*?)\)\s*->\s*\((?P<types>[^)]*)\))?(?P<tail>\s*(?::\s*\S+\s*)?\{\s*)$"
 )
@@ -49,7 +52,14 @@ _SPACE = re.compile(r"\s+")
 
 
 def _hash(text: str) -> str:
-    return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+    """12 hex digits of two 32-bit FNV-1a hashes over the code points (the viewer's
+    canonical.ts computes the same: the sort order of iter_args depends on it)."""
+    h1, h2 = 0x811C9DC5, 0x01000193
+    for ch in text:
+        c = ord(ch)
+        h1 = ((h1 ^ c) * 0x01000193) & 0xFFFFFFFF
+        h2 = ((h2 ^ c) * 0x01000193 + 0x9E3779B9) & 0xFFFFFFFF
+    return f"{h1:08x}{h2 & 0xFFFF:04x}"
 
 
 def split_top(text: str, sep: str = ",") -> list[str]:
@@ -154,7 +164,7 @@ class _Canonicaliser:
         if not stripped:
             return ""
         if _FUNC.match(stripped):
-            return self._args_by_position(stripped, "p")
+            return self._args_by_type(stripped)
         block = _BLOCK.match(text)
         if block:
             return self._args_by_position(stripped, "b")
@@ -172,6 +182,19 @@ class _Canonicaliser:
     def _args_by_position(self, text: str, prefix: str) -> str:
         for k, name in enumerate(_ARG.findall(text.split("->")[0])):
             self.namer.names[name] = f"%{prefix}{k}"
+        return self.namer.use(_sort_attr_dict(text))
+
+    def _args_by_type(self, text: str) -> str:
+        """A function's arguments named by their type and their rank among the arguments of
+        that type (`%i32_2`, `%memref_xf32_0`): an argument inserted before them (as
+        hfusion-add-ffts-addr inserts one) leaves the others' names as they were."""
+        head = text.split("->")[0]
+        seen: dict[str, int] = {}
+        for m in _ARG_DECL.finditer(head):
+            tag = re.sub(r"[^A-Za-z0-9]+", "_", m.group(2)).strip("_")[:24] or "a"
+            k = seen.get(tag, 0)
+            seen[tag] = k + 1
+            self.namer.names[m.group(1)] = f"%{tag}_{k}"
         return self.namer.use(_sort_attr_dict(text))
 
     def _define(self, results: str, rhs: str, indent: int) -> str:

@@ -19,6 +19,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--plain", action="store_true", help="embed the payload as plain JSON, not gzip+base64"
     )
+    p.add_argument("--compare", metavar="PATH2",
+                   help="a second Run (or log): the page shows both side by side, pass-aligned")  # fmt: skip
+    p.add_argument("--noise", metavar="PATH3", action="append", default=[],
+                   help="with --compare: another build of PATH; passes that vary are noise")  # fmt: skip
     p.set_defaults(handler=cmd_html)
 
     p = sub.add_parser(
@@ -53,11 +57,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def cmd_html(args: Any) -> int:
     from ascend_ir_lab.cli.npu import with_passes
-    from ascend_ir_lab.export.files import save_html
+    from ascend_ir_lab.export.files import save_comparison_html, save_html
 
     with_passes(args.path)  # a cheap record opens with its passes
-
-    out = save_html(args.path, args.out, title=args.title, compress=False if args.plain else None)
+    compress = False if args.plain else None
+    if args.compare:
+        with_passes(args.compare)
+        out = save_comparison_html(
+            args.path, args.compare, args.out, noise=args.noise, title=args.title,
+            compress=compress,
+        )  # fmt: skip
+    else:
+        out = save_html(args.path, args.out, title=args.title, compress=compress)
     print(f"{out} ({out.stat().st_size / 1e6:.2f} MB)")
     return 0
 

@@ -18,7 +18,14 @@ from ascend_ir_lab.export.html import render_html
 from ascend_ir_lab.export.notes import read_notes
 from ascend_ir_lab.export.payload import build_payload
 
-__all__ = ["notes_or_warning", "payload_of", "read_notes", "save_html", "timeline_of"]
+__all__ = [
+    "notes_or_warning",
+    "payload_of",
+    "read_notes",
+    "save_comparison_html",
+    "save_html",
+    "timeline_of",
+]
 
 
 def notes_or_warning(folder: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -78,3 +85,39 @@ def save_html(
         render_html(payload, title=str(payload["title"]), compress=compress), encoding="utf-8"
     )
     return out
+
+
+def save_comparison_html(
+    a: Any,
+    b: Any,
+    path: str | os.PathLike[str],
+    *,
+    names: tuple[str, str] | None = None,
+    noise: Iterable[Any] = (),
+    title: str | None = None,
+    compress: bool | None = None,
+) -> Path:
+    """Write the offline page of Runs `a` and `b` side by side (paths, Runs or Timelines),
+    pass-aligned; `noise`: other builds of `a`, whose differences are marked as noise."""
+    from ascend_ir_lab.analysis.compare import compare
+    from ascend_ir_lab.analysis.noise import measure_noise
+    from ascend_ir_lab.export.compare_payload import build_comparison_payload
+
+    ta, tb = timeline_of(a), timeline_of(b)
+    builds = [timeline_of(n) for n in noise]
+    measured = measure_noise([ta, *builds]) if builds else None
+    na, nb = names or (_name(ta, "A"), _name(tb, "B"))
+    payload = build_comparison_payload(compare(ta, tb, na, nb, noise=measured), ta, tb, title=title)
+    out = Path(path)
+    if out.is_dir():
+        raise InputError(f"{out} is a folder; give a file name such as {out / 'compare.html'}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(
+        render_html(payload, title=str(payload["title"]), compress=compress), encoding="utf-8"
+    )
+    return out
+
+
+def _name(tl: Timeline, fallback: str) -> str:
+    """A Run's folder name, else the Timeline's title."""
+    return str((tl.run or {}).get("name") or tl.title or fallback)

@@ -83,7 +83,7 @@ def build_payload(
         },
         "lines": tl.line_table,
         "snapshots": snapshots,
-        "stages": [_stage(s, stage_meta.get(s)) for s in stages],
+        "stages": _stages(stages, stage_meta, run, tl),
         "dumps": dumps,
         "messages": [
             {"stage": stages.index(m.stage), "after": m.after, "level": m.level, "text": m.text}
@@ -94,7 +94,7 @@ def build_payload(
         "notes": kept_notes,
         "warnings": [*tl.warnings, *dropped],
         "sync_check": _sync_check(tl) if sync_check else {"dumps": {}},
-        "capture": capture_info(run),
+        "capture": {**capture_info(run), "folder": str(tl.path) if tl.run and tl.path else None},
     }
 
 
@@ -128,11 +128,41 @@ def _sync_check(tl: Timeline) -> dict[str, Any]:
     return {"dumps": {str(i): [f.as_json() for f in r.findings] for i, r in checked.items()}}
 
 
-def _stage(name: str, meta: Mapping[str, Any] | None) -> dict[str, Any]:
+def _stages(
+    names: list[str], meta: Mapping[Any, Any], run: Mapping[str, Any], tl: Timeline
+) -> list[dict[str, Any]]:
+    """The payload's stages, each with the `status` a viewer shows when it did not simply end
+    well; the stages a cheap record planned but did not run come last, `skipped`."""
+    failed = {d.stage for d in tl.dumps if d.phase == "failed"}
+    status = run.get("status")
+    code = status.get("code") if isinstance(status, dict) else None
+    out = [_stage(n, meta.get(n), n in failed, code) for n in names]
+    extra = run.get("extra")
+    for planned in (extra.get("planned_stages") if isinstance(extra, dict) else None) or []:
+        name = planned.get("name") if isinstance(planned, dict) else None
+        if isinstance(name, str) and name not in names:
+            command = planned.get("command")
+            command = [str(c) for c in command] if isinstance(command, list) else []
+            out.append({"name": name, "command": command, "returncode": None, "status": "skipped"})
+    return out
+
+
+def _stage(
+    name: str, meta: Mapping[str, Any] | None, pass_failed: bool, run_code: str | None
+) -> dict[str, Any]:
+    """One stage. `status`: the Run's own (`timed-out`, `interrupted`: the tool was stopped);
+    else `no-binary` for a stage that printed every pass and failed only at the binary step
+    (the Run says `ir-complete-no-binary`: no hivmc without CANN), `failed` for any other
+    non-zero exit or a failed pass; absent when the stage ended well."""
     meta = meta or {}
     out = {"name": name, "command": meta.get("command"), "returncode": meta.get("returncode")}
-    if meta.get("status"):  # the tool was stopped: "timed-out" or "interrupted"
+    rc = meta.get("returncode")
+    if meta.get("status"):
         out["status"] = meta["status"]
+    elif pass_failed:
+        out["status"] = "failed"
+    elif isinstance(rc, int) and rc != 0:
+        out["status"] = "no-binary" if run_code == "ir-complete-no-binary" else "failed"
     return out
 
 

@@ -12,13 +12,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.analysis.compare import Comparison, compare, stand_in
+from ascend_ir_lab.analysis.compare import compare, stand_in
 from ascend_ir_lab.analysis.diff import unified
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
 from ascend_ir_lab.analysis.ops import Census, OpChange, lifecycle
 from ascend_ir_lab.analysis.sync_ops import CENSUS_OPS
 from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.notebook.compare_view import ComparisonView
 from ascend_ir_lab.notebook.text import IRText, Table
 
 __all__ = ["RunView"]
@@ -170,17 +171,20 @@ class RunView:
 
     def compare(
         self, other: RunView, *, normalize: str | None = None, noise: Any = None
-    ) -> Comparison:
+    ) -> ComparisonView:
         """Pass-aligned comparison with another Run (e.g. fine vs barrier-all), in canonical
         form; `noise` (other builds of this Run, or `determinism()`'s result) sets apart the
-        passes that vary between identical compiles."""
+        passes that vary between identical compiles. Shown as the two Runs side by side
+        (notebook.compare_view); every attribute of the analysis.compare Comparison reads
+        through."""
         from ascend_ir_lab.analysis.noise import Noise, measure_noise
 
         if noise is not None and not isinstance(noise, Noise):
             builds = noise if isinstance(noise, list | tuple) else [noise]
             noise = measure_noise([self.timeline, *(as_timeline(b) for b in builds)])
         norm = Normalization.parse(normalize) if normalize else None
-        return compare(self.timeline, other.timeline, self.name, other.name, norm, noise)
+        result = compare(self.timeline, other.timeline, self.name, other.name, norm, noise)
+        return ComparisonView(result, self.timeline, other.timeline)
 
     def sync_check(self, which: str | int | None = None) -> Table:
         """The sync checker's findings: on Dump `which`, or after the sync pass and on the
@@ -235,7 +239,16 @@ class RunView:
         if self._widget is None:
             from ascend_ir_lab.notebook.widget import TimelineWidget
 
-            self._widget = TimelineWidget(self.payload())
+            capture = None
+            if self.run is not None:
+                from ascend_ir_lab.notebook.capture_button import capture_from_viewer
+
+                run = self.run
+
+                def capture(name: str, say: Any) -> dict[str, Any]:
+                    return capture_from_viewer(run, name, say)
+
+            self._widget = TimelineWidget(self.payload(), capture=capture)
             if self.run is not None:
                 self._widget.observe(self._keep_notes, names="notes")
         return self._widget

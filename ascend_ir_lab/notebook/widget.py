@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,15 @@ class TimelineWidget(anywidget.AnyWidget):
     notes = traitlets.List(traitlets.Dict()).tag(sync=True)
     key = traitlets.Unicode().tag(sync=True)
 
-    def __init__(self, payload: dict[str, Any], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        payload: dict[str, Any],
+        *,
+        capture: Callable[[str, Callable[[str], None]], dict[str, Any]] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """`capture(run_name, say)`: what the viewer's "capture passes" button does with a
+        kernel behind it ("" names this Run); it returns the payload shown next."""
         if not isinstance(payload, dict):
             raise TypeError(
                 f"payload must be a dict from build_payload(), got {type(payload).__name__}"
@@ -40,6 +49,27 @@ class TimelineWidget(anywidget.AnyWidget):
             key=uuid.uuid4().hex,
             **kwargs,
         )
+        self._capture = capture
+        self.on_msg(self._on_page_message)
+
+    def _on_page_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """`{"kind": "capture", "run": NAME}` from the page: capture, then show that Run."""
+        if not isinstance(content, dict) or content.get("kind") != "capture":
+            return
+        name = content.get("run")
+        if self._capture is None or not isinstance(name, str):
+            self.send({"kind": "capture-error", "text": "this view has no Run to capture"})
+            return
+        try:
+            payload = self._capture(
+                name, lambda text: self.send({"kind": "capture-progress", "text": text})
+            )
+        except Exception as exc:  # one clear line in the page; the kernel goes on
+            self.send({"kind": "capture-error", "text": f"{type(exc).__name__}: {exc}"})
+            return
+        self.notes = list(payload.get("notes") or [])
+        self.payload = payload
+        self.send({"kind": "capture-done", "run": name})
 
     def current_payload(self) -> dict[str, Any]:
         """The payload with the notes as they are now (for saving and exports)."""

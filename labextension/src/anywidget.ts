@@ -1,7 +1,7 @@
 // anywidget host: the payload and the notes come from traitlets of
 // ascend_ir_lab.notebook.widget.TimelineWidget; notes made here are synced back to Python.
 
-import { type LiveModel as AnyModel, registerModel } from './live';
+import { type LiveModel as AnyModel, captureThrough, registerModel } from './live';
 import { mountViewer } from './viewer/app';
 import type { Note } from './viewer/payload';
 
@@ -23,6 +23,9 @@ function render({ model, el }: { model: AnyModel; el: HTMLElement }): () => void
       );
       model.save_changes();
       pushing = false;
+    },
+    capture(run: string, progress: (text: string) => void): Promise<void> | null {
+      return captureThrough(model, run, progress);
     }
   };
   let handle = mountViewer(el, model.get('payload'), host);

@@ -9,7 +9,7 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import type { ReadonlyPartialJSONObject } from '@lumino/coreutils';
 import { Widget } from '@lumino/widgets';
-import { type LiveModel, whenModel } from './live';
+import { captureThrough, type LiveModel, whenModel } from './live';
 import { mountAny, type ViewerHandle } from './viewer/app';
 import { h } from './viewer/dom';
 import { noteWhere } from './viewer/notes';
@@ -71,6 +71,18 @@ class TimelineRenderer extends Widget implements IRenderMime.IRenderer {
     }
   };
 
+  private readonly onLivePayload = (): void => {
+    // a capture from the page: the kernel set the captured Run's payload; show it
+    if (this.live && !this.isDisposed) {
+      this.handle?.dispose();
+      void mountAny(this.node, this.live.get('payload'), this.host).then(h => (this.handle = h));
+    }
+  };
+  private readonly host = {
+    onNotesChange: (notes: Note[]): void => this.push(notes),
+    capture: (run: string, progress: (text: string) => void): Promise<void> | null => (this.live ? captureThrough(this.live, run, progress) : null)
+  };
+
   constructor(private readonly mimeType: string) {
     super();
     this.addClass('air-lab-output');
@@ -91,7 +103,7 @@ class TimelineRenderer extends Widget implements IRenderMime.IRenderer {
     this.unlink();
     this.handle?.dispose();
     this.shown = id;
-    this.handle = await mountAny(this.node, raw, { onNotesChange: notes => this.push(notes) });
+    this.handle = await mountAny(this.node, raw, this.host);
     const meta = model.metadata[this.mimeType] as { widget_key?: unknown } | undefined;
     if (meta && typeof meta.widget_key === 'string') {
       whenModel(meta.widget_key, m => this.link(m));
@@ -104,11 +116,13 @@ class TimelineRenderer extends Widget implements IRenderMime.IRenderer {
     }
     this.live = m;
     m.on('change:notes', this.onLiveNotes);
+    m.on('change:payload', this.onLivePayload);
     this.onLiveNotes();
   }
 
   private unlink(): void {
     this.live?.off('change:notes', this.onLiveNotes);
+    this.live?.off('change:payload', this.onLivePayload);
     this.live = null;
   }
 

@@ -6,8 +6,39 @@ export interface LiveModel {
   get(name: string): unknown;
   set(name: string, value: unknown): void;
   save_changes(): void;
-  on(event: string, cb: () => void): void;
-  off(event: string, cb: () => void): void;
+  on(event: string, cb: (...args: never[]) => void): void;
+  off(event: string, cb: (...args: never[]) => void): void;
+  send?(content: unknown): void;
+}
+
+type Msg = { kind?: unknown; text?: unknown };
+
+/**
+ * Ask the kernel side of the widget (notebook.widget.TimelineWidget) to capture the passes of
+ * the Run named `run`; resolves once it has set the new payload, rejects with its one line.
+ */
+export function captureThrough(model: LiveModel, run: string, progress: (text: string) => void): Promise<void> | null {
+  const send = model.send;
+  if (typeof send !== 'function') {
+    return null;
+  }
+  return new Promise<void>((resolve, reject) => {
+    const onMsg = (msg: Msg): void => {
+      const text = typeof msg?.text === 'string' ? msg.text : '';
+      if (msg?.kind === 'capture-progress') {
+        progress(text);
+      } else if (msg?.kind === 'capture-done' || msg?.kind === 'capture-error') {
+        model.off('msg:custom', onMsg);
+        if (msg.kind === 'capture-done') {
+          resolve();
+        } else {
+          reject(new Error(text || 'capture failed'));
+        }
+      }
+    };
+    model.on('msg:custom', onMsg);
+    send.call(model, { kind: 'capture', run });
+  });
 }
 
 interface Registry {

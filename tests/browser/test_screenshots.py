@@ -1,5 +1,6 @@
 """The README's pictures, made here from real Runs and logs: the explorer with its pass list and
-source panel, a side-by-side diff, the sync lens, the census and the pass list filtered. Each
+source panel, a side-by-side diff, the sync lens, the census and the pass list filtered, and
+two Runs side by side. Each
 picture is taken after the test has read on the page that it shows what its caption says.
 With ASCEND_IR_LAB_SCREENSHOTS=1 they are written to docs/screenshots (what the README shows);
 otherwise to a temporary folder, and the README is only checked to show every one of them."""
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "screenshots"
-SHOTS = ("explorer", "diff", "sync-lens", "census", "pass-list")
+SHOTS = ("explorer", "diff", "sync-lens", "census", "pass-list", "compare")
 
 
 @pytest.fixture(scope="module")
@@ -100,4 +101,32 @@ def test_diff_sync_census_and_list_pictures(browser: Any, matmul_page: Path, out
     names = page.locator(".air-pl-row .air-pl-name").all_inner_texts()
     assert names and "hivm-graph-sync-solver" in names
     page.locator(".air-passlist").screenshot(path=str(out / "pass-list.png"))
+    page.close()
+
+
+def test_compare_picture(browser: Any, out: Path, tmp_path: Path) -> None:
+    from ascend_ir_lab.toolchains.common.tools import triton_ascend_available
+
+    if not triton_ascend_available():
+        pytest.skip("triton-ascend is not importable: pip install -e '.[ascend]'")
+    from ascend_ir_lab.export.files import save_comparison_html
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
+    from tests.browser.conftest import KERNELS
+    from tests.kernels import matmul
+
+    c = matmul.COMPILE
+    runs = [compile_kernel(f"{KERNELS / 'matmul.py'}::{c['kernel']}", signature=c["signature"],
+                           constexprs=c["constexprs"], out=tmp_path / name, name=name,
+                           barrier_all=name == "barrier", check=False)
+            for name in ("fine", "barrier")]  # fmt: skip
+    page, _ = open_offline(
+        browser, save_comparison_html(*runs, tmp_path / "c.html"), ".air-cmp-row"
+    )
+    page.set_viewport_size({"width": 1280, "height": 760})
+    name = "hivm-graph-sync-solver → hivm-inject-sync"
+    row = page.locator(".air-cmp-row.air-cmp-swapped", has_text=name)
+    row.and_(page.locator("[title*='@matmul_mix_aiv ']")).click()
+    assert page.inner_text(".air-label-right").startswith("+ barrier #")
+    assert page.locator(".air-ir .air-srow .air-add").count() > 0
+    shoot(page, out / "compare.png")
     page.close()

@@ -1,9 +1,13 @@
 // The viewer: layout, navigation and keyboard. Hosts call mountViewer with the raw payload.
 
+import { type CaptureHost, captureBar } from './capture';
+import { isComparison, validateComparison } from './comparepayload';
+import { CompareView } from './compareview';
 import { append, button, checkbox, clear, h } from './dom';
 import { helpOverlay } from './help';
 import { type Decorations, IRPane } from './irpane';
 import { formatMs, Model, passLabel, VIEW_MODES, type ViewMode } from './model';
+import { namesSelect } from './names';
 import { NotesPanel } from './notes';
 import { PassList } from './passlist';
 import { checkNotes, type Dump, isPacked, type Note, PayloadError, type SyncFinding, unpackPayload, validatePayload } from './payload';
@@ -11,11 +15,12 @@ import { ArrayRows, type Cell, type RowSet } from './rows';
 import type { Matcher } from './search';
 import { SearchPanel } from './searchpanel';
 import { SourcePanel } from './sourcepanel';
+import { stageHeader } from './stages';
 import { Strip } from './strip';
 import { syncMarks, syncSummary } from './sync';
 import { appendVisible, shownText } from './text';
 
-export interface ViewerHost {
+export interface ViewerHost extends CaptureHost {
   /** Called with every note whenever the notes change in the page. */
   onNotesChange?(notes: Note[]): void;
 }
@@ -75,7 +80,8 @@ class Viewer {
         this.pane.redecorate(this.decorations());
       },
       onJump: i => this.go(i),
-      onStep: dir => this.stepHit(dir)
+      onStep: dir => this.stepHit(dir),
+      onCensus: () => this.passes.build()
     });
     this.source = new SourcePanel(model, () => this.afterSourcePick());
     this.notes = new NotesPanel(model, { onChange: () => this.notesChanged(), onJump: i => this.go(i) });
@@ -95,7 +101,11 @@ class Viewer {
       h('span', { cls: 'air-meta' }, `${meta}${meta ? ' · ' : ''}${p.dumps.length} dumps, ${p.stages.length} stages`),
       button('?', 'keyboard shortcuts (?)', () => this.toggleHelp(), 'air-help-btn')
     );
-    const failure = this.failureHeader();
+    const head = stageHeader(this.model, i => this.go(i));
+    const capture = captureBar(p.capture, this.host);
+    if (capture) {
+      head.push(capture);
+    }
     const warnings = p.warnings.length ? h('div', { cls: 'air-warnings' }, ...p.warnings.map(w => h('div', null, `⚠ ${shownText(w)}`))) : null;
     const main = h(
       'div',
@@ -104,41 +114,7 @@ class Viewer {
       p.source ? this.source.node : null,
       h('div', { cls: 'air-center' }, this.info, this.syncInfo, this.pane.labels, this.pane.list.node, this.pane.hscroll)
     );
-    this.root.append(header, ...(failure ? [failure] : []), ...(warnings ? [warnings] : []), this.toolbar(), this.strip.node, this.search.node, main, this.notes.node);
-  }
-
-  /**
-   * Failure first: for each stage that failed, its failed pass (or its last), the first error
-   * lines it printed, and buttons to that pass and to the IR before it.
-   */
-  private failureHeader(): HTMLElement | null {
-    const { p } = this.model;
-    const rows: HTMLElement[] = [];
-    p.stages.forEach((st, s) => {
-      const dumps = p.dumps.filter(d => d.stage === s);
-      const failedPass = dumps.find(d => d.phase === 'failed');
-      if ((st.returncode ?? 0) === 0 && !failedPass) {
-        return;
-      }
-      const at = failedPass ?? dumps[dumps.length - 1];
-      const errors = p.messages.filter(m => m.stage === s && m.level === 'error').slice(0, 3);
-      const what = `✗ stage ${st.name} failed${st.returncode ? ` (exit code ${st.returncode})` : ''}`;
-      const row = h('div', { cls: 'air-failure', role: 'alert' }, h('span', { cls: 'air-failure-what' }, shownText(what)));
-      if (at) {
-        row.appendChild(button(`${failedPass ? 'failed pass' : 'last pass'} #${at.i} ${passLabel(at)}`, 'go to it (its diagnostics are shown with it)', () => this.go(at.i), 'air-link'));
-        const before = this.model.changeOf(at.i)[0];
-        if (before && before.i !== at.i) {
-          row.appendChild(button(`IR before it (#${before.i})`, 'the state the pass started from', () => this.go(before.i), 'air-link'));
-        }
-      }
-      for (const m of errors) {
-        const line = h('div', { cls: 'air-failure-msg' });
-        appendVisible(line, m.text.trim());
-        row.appendChild(line);
-      }
-      rows.push(row);
-    });
-    return rows.length ? h('div', { cls: 'air-failures' }, ...rows) : null;
+    this.root.append(header, ...head, ...(warnings ? [warnings] : []), this.toolbar(), this.strip.node, this.search.node, main, this.notes.node);
   }
 
   private toolbar(): HTMLElement {
@@ -167,7 +143,7 @@ class Viewer {
       h('span', { cls: 'air-views' }, ...this.viewButtons.values()),
       checkbox('no locs', 'drop #loc lines and loc(...) in every view', false, on => this.renorm(() => (this.model.norm = { ...this.model.norm, dropLoc: on }))),
       checkbox('diff locs', 'show loc(...) in the diff views too (hidden there by default; hover a line to see it)', false, on => this.renorm(() => (this.model.diffLocs = on))),
-      checkbox('canonical SSA', 'rename %values and ^blocks in order', false, on => this.renorm(() => (this.model.norm = { ...this.model.norm, canonSsa: on }))),
+      namesSelect(names => this.renorm(() => (this.model.norm = { ...this.model.norm, ...names }))),
       checkbox('sync lens', 'highlight hivm sync ops, pair set_flag/wait_flag (s)', false, on => this.setSync(on))
     );
   }
@@ -370,6 +346,7 @@ class Viewer {
         { cls: `air-phase air-phase-${d.phase}`, title: d.phase === 'before' && d.next >= 0 ? `IR printed before the pass; its output is #${d.next}, shown here` : '' },
         d.phase === 'before' && d.next >= 0 ? `before → #${d.next}` : d.phase
       ),
+      this.nestedNote(i),
       h('span', { cls: 'air-scopename', title: shownText(d.scope) }, shownText(d.scope)),
       h('span', { cls: 'air-change' }, d.changed ? change : 'unchanged'),
       h('span', { cls: 'air-lines' }, `${p.snapshots[this.model.shown(i).snap].length} lines${d.truncated ? ' (truncated)' : ''}`),
@@ -386,6 +363,17 @@ class Viewer {
       }
       this.info.appendChild(box);
     }
+  }
+
+  /** For a pass the inliner ran: whose change the IR up to the next dump is. */
+  private nestedNote(i: number): HTMLElement | null {
+    const inside = this.model.insideInliner(i);
+    if (!inside) {
+      return null;
+    }
+    const d = this.model.p.dumps[i];
+    const text = `inside inline (#${inside.inliner}): the change up to #${inside.after} is inline's and ${passLabel(d)}'s together`;
+    return h('span', { cls: 'air-nested', title: 'the inliner runs canonicalize on each function it visits; Before dumps show where each pass starts, not where the inliner ends' }, shownText(text));
   }
 
   private msText(stage: number, ms: number): string {
@@ -581,6 +569,9 @@ function errorPanel(message: string): HTMLElement {
 /** Validate the payload and draw the viewer into el (or an error panel if it is invalid). */
 export function mountViewer(el: HTMLElement, raw: unknown, host: ViewerHost = {}): ViewerHandle {
   clear(el);
+  if (isComparison(raw)) {
+    return mountComparison(el, raw);
+  }
   let viewer: Viewer;
   try {
     viewer = new Viewer(new Model(validatePayload(raw)), host);
@@ -592,6 +583,20 @@ export function mountViewer(el: HTMLElement, raw: unknown, host: ViewerHost = {}
   el.appendChild(viewer.root);
   viewer.start();
   return { setNotes: n => viewer.setNotes(n), dispose: () => clear(el) };
+}
+
+/** The view of two Runs side by side (a comparison payload); notes belong to each Run. */
+function mountComparison(el: HTMLElement, raw: unknown): ViewerHandle {
+  let view: CompareView;
+  try {
+    view = new CompareView(validateComparison(raw));
+  } catch (e) {
+    el.appendChild(errorPanel(e instanceof PayloadError ? e.message : `unexpected error: ${String(e)}`));
+    return { setNotes: () => undefined, dispose: () => clear(el) };
+  }
+  el.appendChild(view.root);
+  view.start();
+  return { setNotes: () => undefined, dispose: () => clear(el) };
 }
 
 /**

@@ -65,6 +65,7 @@ export class Census {
     }
     this.ops = ops;
     this.drawn = null;
+    this.model.census = ops.length ? { ops, counts: this.counts } : null;
     return bad;
   }
 

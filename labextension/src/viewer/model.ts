@@ -1,7 +1,7 @@
 // Viewer state that does not touch the DOM: filters, navigation order, cached snapshot views.
 
 import { diffIds, type Edit } from './diff';
-import { LineTable, type NormFlags, normalizeSnapshot, type SnapView } from './normalize';
+import { LineTable, type NormFlags, normalizeSnapshot, normKey, type SnapView } from './normalize';
 import type { Dump, Message, Note, Payload } from './payload';
 import { ArrayRows, addedMask, countChanges, diffRows, IrRows, type RowSet } from './rows';
 
@@ -86,6 +86,8 @@ export class Model {
   /** First dumps of cleanup runs the user expanded while collapsing is on. */
   readonly expanded = new Set<number>();
   notes: Note[];
+  /** The op census drawn (ops and their count per snapshot), shown in the chart and the pass list. */
+  census: { ops: string[]; counts: Int32Array[] } | null = null;
   private orderCache: number[] | null = null;
   private views = new Map<string, SnapView>();
   private diffs = new Map<string, DiffEntry>();
@@ -228,6 +230,38 @@ export class Model {
     return byStage;
   }
 
+  /**
+   * For a Before dump printed inside the inliner's run (the MLIR inliner runs canonicalize on
+   * each function it visits, and Before dumps of that nested pipeline come between its own
+   * Before dump and the next module-level one): the inliner's dump and the first dump after
+   * the inliner's run. null otherwise. The change up to that dump is the inliner's and the
+   * nested passes' together, not the nested pass's alone.
+   */
+  insideInliner(i: number): { inliner: number; after: number } | null {
+    const d = this.p.dumps[i];
+    if (d.phase !== 'before' || d.scope === 'builtin.module' || passLabel(d) === 'inline') {
+      return null;
+    }
+    let j = i - 1;
+    while (j >= 0 && this.p.dumps[j].stage === d.stage && this.p.dumps[j].scope !== 'builtin.module') {
+      j--;
+    }
+    const head = j >= 0 ? this.p.dumps[j] : null;
+    if (!head || head.stage !== d.stage || head.phase !== 'before' || passLabel(head) !== 'inline') {
+      return null;
+    }
+    let k = i + 1;
+    while (k < this.p.dumps.length && this.p.dumps[k].stage === d.stage && this.p.dumps[k].scope !== 'builtin.module') {
+      k++;
+    }
+    return k < this.p.dumps.length && this.p.dumps[k].stage === d.stage ? { inliner: j, after: k } : null;
+  }
+
+  /** Stages with no dump at all (a stage a cheap record planned, one that printed nothing). */
+  stagesWithoutDumps(): number[] {
+    return this.p.stages.map((_, s) => s).filter(s => !this.firstOfStage.has(s));
+  }
+
   /** Lines the pass added to (+) or removed from (−) the IR, by line count. */
   deltaLines(i: number): number | null {
     const [prev, d] = this.changeOf(i);
@@ -246,7 +280,7 @@ export class Model {
 
   snapView(snap: number): SnapView {
     const norm = this.shownNorm();
-    const key = `${snap}|${norm.dropLoc ? 1 : 0}${norm.canonSsa ? 1 : 0}`;
+    const key = `${snap}|${normKey(norm)}`;
     let v = this.views.get(key);
     if (!v) {
       v = normalizeSnapshot(this.table, this.p.snapshots[snap], norm);
@@ -277,7 +311,7 @@ export class Model {
   currentDiff(): DiffEntry {
     const [prevDump, d] = this.changeOf(this.cur);
     const norm = this.shownNorm();
-    const key = `${prevDump ? prevDump.snap : -1}>${d.snap}|${norm.dropLoc ? 1 : 0}${norm.canonSsa ? 1 : 0}`;
+    const key = `${prevDump ? prevDump.snap : -1}>${d.snap}|${normKey(norm)}`;
     let entry = this.diffs.get(key);
     if (entry) {
       this.diffs.delete(key); // re-inserted below: Map order is the recency order

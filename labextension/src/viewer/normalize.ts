@@ -1,9 +1,22 @@
 // Normalisation of snapshots before display and diff: drop location lines and `loc(...)`
-// suffixes, rename SSA values and blocks canonically (%v0.., ^bb0..) in order of appearance.
+// suffixes, rename SSA values and blocks canonically (%0.., ^bb0..) in order of appearance,
+// or the whole canonical form (canonical.ts).
+
+import { canonicalLines } from './canonical';
 
 export interface NormFlags {
   dropLoc: boolean;
   canonSsa: boolean;
+  /**
+   * The canonical form of analysis.canonical (canonical.ts): #map inlined, values named by
+   * what defines them, function arguments by type and rank; shown with the lines' indentation.
+   */
+  canonical?: boolean;
+}
+
+/** A cache key part for the flags. */
+export function normKey(f: NormFlags): string {
+  return `${f.dropLoc ? 1 : 0}${f.canonSsa ? 1 : 0}${f.canonical ? 1 : 0}`;
 }
 
 /** A snapshot as shown: line ids (payload ids or interned normalised text) and their origin. */
@@ -109,7 +122,20 @@ function canonRenamer(): (line: string) => string {
     });
 }
 
+function canonicalView(table: LineTable, ids: number[]): SnapView {
+  const raw = ids.map(id => table.text(id));
+  const { lines, orig } = canonicalLines(raw);
+  const out = lines.map((text, k) => {
+    const line = raw[orig[k]];
+    return table.intern(line.slice(0, line.length - line.trimStart().length) + text);
+  });
+  return { ids: out, orig };
+}
+
 export function normalizeSnapshot(table: LineTable, ids: number[], flags: NormFlags): SnapView {
+  if (flags.canonical) {
+    return canonicalView(table, ids);
+  }
   if (!flags.dropLoc && !flags.canonSsa) {
     return { ids, orig: identity(ids.length) };
   }

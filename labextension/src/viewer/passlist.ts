@@ -4,6 +4,7 @@
 
 import { clear, h } from './dom';
 import { formatMs, type Model, passLabel } from './model';
+import { STAGE_STATUS, stageStatus, statusBadge } from './stages';
 import { shownText } from './text';
 
 export interface PassListEvents {
@@ -37,6 +38,8 @@ export class PassList {
   private revealFrame = 0;
   private drawn = false;
   private pending = false;
+  /** The largest census value over the shown passes (bars are drawn against it). */
+  private censusMax = 1;
 
   constructor(
     private readonly model: Model,
@@ -75,20 +78,35 @@ export class PassList {
     if (byStage.size === 0) {
       this.body.appendChild(h('div', { cls: 'air-empty' }, 'No pass matches the filters.'));
     }
+    this.censusMax = this.censusPeak();
+    this.body.classList.toggle('air-pl-census-on', this.model.census !== null);
     for (const [s, dumps] of byStage) {
       const ms = this.model.stageMs.get(s);
-      const failed = dumps.some(i => p.dumps[i].phase === 'failed') || (p.stages[s].returncode ?? 0) !== 0;
+      const status = stageStatus(this.model, s);
+      const bad = status !== null && STAGE_STATUS[status]?.failure !== false;
       this.body.appendChild(
         h(
           'div',
-          { cls: failed ? 'air-pl-stage air-pl-stage-failed' : 'air-pl-stage', role: 'presentation' },
+          { cls: bad ? 'air-pl-stage air-pl-stage-failed' : 'air-pl-stage', role: 'presentation', data: { stage: String(s) } },
           h('span', { cls: 'air-pl-stagename' }, shownText(p.stages[s].name)),
-          h('span', { cls: 'air-pl-stageinfo' }, `${dumps.length} pass${dumps.length === 1 ? '' : 'es'}${ms ? ` · ${formatMs(ms.total)}` : ''}${failed ? ' · failed' : ''}`)
+          h('span', { cls: 'air-pl-stageinfo' }, `${dumps.length} pass${dumps.length === 1 ? '' : 'es'}${ms ? ` · ${formatMs(ms.total)}` : ''}`),
+          statusBadge(this.model, s)
         )
       );
       for (const e of this.model.entries(dumps)) {
         this.body.appendChild('run' in e ? this.groupRow(e.run) : this.row(e.dump));
       }
+    }
+    for (const s of this.model.stagesWithoutDumps()) {
+      this.body.appendChild(
+        h(
+          'div',
+          { cls: 'air-pl-stage air-pl-stage-empty', role: 'presentation', data: { stage: String(s) } },
+          h('span', { cls: 'air-pl-stagename' }, shownText(p.stages[s].name)),
+          h('span', { cls: 'air-pl-stageinfo' }, 'no passes'),
+          statusBadge(this.model, s)
+        )
+      );
     }
     this.setCurrent(this.model.cur);
   }
@@ -107,7 +125,8 @@ export class PassList {
       h('span', { cls: 'air-pl-name' }, shownText(label)),
       h('span', { cls: 'air-pl-scope' }, shownText(shortScope(d.scope))),
       h('span', { cls: 'air-pl-delta' }, deltaText(this.model.deltaLines(i))),
-      this.timeBar(d.stage, d.ms)
+      this.timeBar(d.stage, d.ms),
+      this.censusCell([i])
     );
     if (this.model.notesOf(i).length) {
       r.classList.add('air-has-note');
@@ -140,13 +159,49 @@ export class PassList {
       h('span', { cls: 'air-pl-name' }, `clean-up ×${run.length}`),
       h('span', { cls: 'air-pl-scope' }, `${changed} changed`),
       h('span', { cls: 'air-pl-delta' }),
-      this.timeBar(dumps[0].stage, timed ? ms : null)
+      this.timeBar(dumps[0].stage, timed ? ms : null),
+      this.censusCell(run)
     );
     r.addEventListener('click', () => this.events.onExpand(run[0]));
     for (const i of run) {
       this.rows.set(i, r);
     }
     return r;
+  }
+
+  private censusPeak(): number {
+    const c = this.model.census;
+    let max = 1;
+    if (c) {
+      for (const i of this.model.order()) {
+        const snap = this.model.p.dumps[i].snap;
+        for (const counts of c.counts) {
+          max = Math.max(max, counts[snap]);
+        }
+      }
+    }
+    return max;
+  }
+
+  /**
+   * The census beside a pass (the most of each op over a collapsed run): one thin bar per op
+   * against the largest value over the shown passes, the values in its tooltip; none when no
+   * census is drawn.
+   */
+  private censusCell(dumps: number[]): HTMLElement | null {
+    const c = this.model.census;
+    if (!c) {
+      return null;
+    }
+    const snaps = dumps.map(i => this.model.p.dumps[i].snap);
+    const values = c.counts.map(counts => Math.max(...snaps.map(s => counts[s])));
+    const cell = h('span', { cls: 'air-pl-census', title: shownText(c.ops.map((op, j) => `${op.replace(/^hivm\.hir\./, '')} ${values[j]}`).join(' · ')) });
+    values.forEach((v, j) => {
+      const bar = h('span', { cls: `air-plc air-bar-op${j % 4}`, data: { value: String(v) } });
+      bar.style.width = v > 0 ? `${Math.max(4, Math.round((100 * v) / this.censusMax))}%` : '0';
+      cell.appendChild(bar);
+    });
+    return cell;
   }
 
   /** The pass time as a bar against the slowest pass of its stage. */

@@ -26,6 +26,8 @@ export interface Stage {
   name: string;
   command: string[];
   returncode: number | null;
+  /** How the stage ended when not well (docs/formats.md); null: it ended well or the payload does not say. */
+  status: string | null;
 }
 
 export interface Message {
@@ -67,6 +69,27 @@ export interface SyncFinding {
   message: string;
 }
 
+/** One config of an autotune sweep (payload `capture.configs`). */
+export interface SweepConfig {
+  index: number | null;
+  /** The config as the Run records it, drawn as JSON text. */
+  config: string;
+  status: string;
+  passesCaptured: boolean;
+  /** The config's Run folder name (a sibling of this Run), or null. */
+  run: string | null;
+}
+
+/** What the "capture passes" button needs (payload `capture`). */
+export interface Capture {
+  passesCaptured: boolean;
+  configs: SweepConfig[];
+  chosen: number | null;
+  note: string;
+  /** The Run folder, for the command that captures it from a shell (null: unknown). */
+  folder: string | null;
+}
+
 export interface Payload {
   format: string;
   title: string;
@@ -82,6 +105,7 @@ export interface Payload {
   warnings: string[];
   /** Sync-checker findings per dump index (payload key `sync_check`), empty when absent. */
   syncCheck: Map<number, SyncFinding[]>;
+  capture: Capture | null;
 }
 
 export class PayloadError extends Error {}
@@ -160,7 +184,8 @@ function checkStage(raw: unknown, k: number): Stage {
   return {
     name: str(raw, 'name', where),
     command: cmd.map(c => String(c)),
-    returncode: typeof rc === 'number' ? rc : null
+    returncode: typeof rc === 'number' ? rc : null,
+    status: raw.status === undefined || raw.status === null ? null : str(raw, 'status', where)
   };
 }
 
@@ -296,6 +321,42 @@ function checkSyncCheck(raw: unknown, dumps: Dump[], snapshots: number[][]): Map
   return out;
 }
 
+function optString(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+function configText(v: unknown): string {
+  if (typeof v === 'string') {
+    return v;
+  }
+  try {
+    return JSON.stringify(v) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** The capture info, types checked field by field (a wrong field is dropped, not fatal). */
+function checkCapture(raw: unknown): Capture | null {
+  if (!isObj(raw)) {
+    return null;
+  }
+  const configs = (Array.isArray(raw.configs) ? raw.configs : []).filter(isObj).map(c => ({
+    index: typeof c.index === 'number' && Number.isInteger(c.index) ? c.index : null,
+    config: configText(c.config),
+    status: typeof c.status === 'string' ? c.status : '',
+    passesCaptured: c.passes_captured === true,
+    run: optString(c.run)
+  }));
+  return {
+    passesCaptured: raw.passes_captured !== false,
+    configs,
+    chosen: typeof raw.chosen === 'number' ? raw.chosen : null,
+    note: typeof raw.note === 'string' ? raw.note : '',
+    folder: optString(raw.folder)
+  };
+}
+
 function checkFormat(raw: Obj): string {
   const format = str(raw, 'format', 'payload');
   const version = Number(format.slice(FORMAT_PREFIX.length));
@@ -331,7 +392,8 @@ export function validatePayload(raw: unknown): Payload {
     srcmap: checkSrcmap(raw.srcmap, snapshots.length),
     notes: checkNotes(raw.notes, dumps),
     warnings,
-    syncCheck: checkSyncCheck(raw.sync_check, dumps, snapshots)
+    syncCheck: checkSyncCheck(raw.sync_check, dumps, snapshots),
+    capture: checkCapture(raw.capture)
   };
 }
 

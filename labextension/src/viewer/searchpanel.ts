@@ -12,6 +12,8 @@ export interface SearchEvents {
   onJump(dump: number): void;
   /** Enter again in the search box: the next (1) or previous (-1) matching line. */
   onStep(dir: 1 | -1): void;
+  /** The census ops changed (the pass list shows them per pass). */
+  onCensus?(): void;
 }
 
 export class SearchPanel {
@@ -157,6 +159,7 @@ export class SearchPanel {
     const bad = this.census.set(this.censusInput.value);
     this.censusBad = bad.length ? `no op named ${bad.join(', ')}` : '';
     this.update();
+    this.events.onCensus?.();
   }
 
   /** Open with the sync-op census when the IR is HIVM (deferred: after the first paint). */

@@ -2,6 +2,7 @@
 
 import { clear, h } from './dom';
 import { formatMs, type Model, passLabel } from './model';
+import { statusBadge } from './stages';
 import { shownText } from './text';
 
 /** Height in px of the tallest timing bar (the slowest pass of its stage). */
@@ -38,7 +39,26 @@ export class Strip {
       const ms = this.model.stageMs.get(s);
       const command = (p.stages[s].command ?? []).join(' ');
       const title = ms ? `${command}${command ? '\n' : ''}pass times: ${formatMs(ms.total)} in all, slowest ${formatMs(ms.max)}` : command;
-      this.node.appendChild(h('div', { cls: ms ? 'air-stage air-timed' : 'air-stage' }, h('span', { cls: 'air-stage-name', title: shownText(title) }, shownText(p.stages[s].name)), cells));
+      this.node.appendChild(
+        h(
+          'div',
+          { cls: ms ? 'air-stage air-timed' : 'air-stage', data: { stage: String(s) } },
+          h('span', { cls: 'air-stage-name', title: shownText(title) }, shownText(p.stages[s].name)),
+          cells,
+          statusBadge(this.model, s)
+        )
+      );
+    }
+    for (const s of this.model.stagesWithoutDumps()) {
+      const command = (p.stages[s].command ?? []).join(' ');
+      this.node.appendChild(
+        h(
+          'div',
+          { cls: 'air-stage air-stage-empty', data: { stage: String(s) } },
+          h('span', { cls: 'air-stage-name', title: shownText(command) }, shownText(p.stages[s].name)),
+          statusBadge(this.model, s)
+        )
+      );
     }
     this.setCurrent(this.model.cur);
   }

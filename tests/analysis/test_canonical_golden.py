@@ -1,0 +1,29 @@
+"""The Python side of the canonical form's twin: canonical_lines gives the golden corpus's
+`expected` (tests/data/golden/canonical.json, read by the viewer's tests too); an argument
+inserted first changes the signature line only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ascend_ir_lab.analysis.canonical import canonical_lines
+
+CASES = json.loads(
+    (Path(__file__).parents[1] / "data" / "golden" / "canonical.json").read_text("utf-8")
+)["cases"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_canonical_form_as_written(case: dict[str, Any]) -> None:
+    assert canonical_lines(case["lines"]) == case["expected"]
+
+
+def test_an_inserted_argument_changes_only_the_signature() -> None:
+    before, after = (c["expected"] for c in CASES[:2])
+    assert len(before) == len(after)
+    differing = [k for k, (x, y) in enumerate(zip(before, after, strict=True)) if x != y]
+    assert len(differing) == 1 and after[differing[0]].startswith("func.func @vadd(%i64_0: i64")

@@ -1,0 +1,75 @@
+"""Each stage's status where the stage is listed: real Runs of the real tools, on the offline
+page. A bishengir stopped by its time limit is a failure (header first, its badge in the pass
+list and the strip); a cheap record's planned bishengir step is listed as skipped, no failure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ascend_ir_lab.export.files import payload_of, save_html
+from tests.browser.conftest import KERNELS, open_offline
+
+pytestmark = pytest.mark.browser
+
+
+def _compile(module: str, out: Path, **options: Any) -> Any:
+    from ascend_ir_lab.toolchains.common.tools import triton_ascend_available
+
+    if not triton_ascend_available():
+        pytest.skip("triton-ascend is not importable: pip install -e '.[ascend]'")
+    import importlib
+
+    from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
+
+    c = importlib.import_module(f"tests.kernels.{module}").COMPILE
+    return compile_kernel(f"{KERNELS / (module + '.py')}::{c['kernel']}", signature=c["signature"],
+                          constexprs=c["constexprs"], out=out, check=False, **options)  # fmt: skip
+
+
+def _stage_badges(page: Any, where: str) -> dict[str, str]:
+    """Stage name -> the status badge's text (empty: none) as the list or the strip shows it."""
+    out = {}
+    for row in page.locator(where).all():
+        name = row.locator(".air-pl-stagename, .air-stage-name").inner_text()
+        badge = row.locator(".air-stage-status")
+        out[name] = badge.inner_text() if badge.count() else ""
+    return out
+
+
+def test_a_timed_out_stage_says_so_everywhere_it_is_listed(browser: Any, tmp_path: Path) -> None:
+    run = _compile("matmul", tmp_path / "run", timeout=1)  # bishengir needs several seconds
+    payload = payload_of(run)
+    assert [s.get("status") for s in payload["stages"]] == [None, None, "timed-out"]
+    last = max(d["i"] for d in payload["dumps"] if d["stage"] == 2)
+    page, fetched = open_offline(browser, save_html(run, tmp_path / "t.html"))
+    page.wait_for_selector(".air-pl-stage")
+    want = {"ttir": "", "adapter": "", "bishengir": "⏱ timed out"}
+    assert _stage_badges(page, ".air-pl-stage") == want
+    assert _stage_badges(page, ".air-strip .air-stage") == want
+    header = page.locator(".air-failures .air-failure-what")
+    assert header.inner_text() == "✗ stage bishengir timed out"
+    page.locator(".air-failures button", has_text=f"last pass #{last}").click()
+    assert page.inner_text(".air-pos").startswith(f"#{last} ")
+    assert fetched == []
+    page.close()
+
+
+def test_a_cheap_record_lists_its_planned_stage_as_skipped(browser: Any, tmp_path: Path) -> None:
+    run = _compile("vadd", tmp_path / "run", dumps=False)
+    payload = payload_of(run)
+    assert payload["stages"][-1] == {
+        "name": "bishengir", "command": payload["stages"][-1]["command"], "returncode": None,
+        "status": "skipped",
+    }  # fmt: skip
+    page, fetched = open_offline(browser, save_html(run, tmp_path / "c.html"))
+    page.wait_for_selector(".air-pl-stage")
+    list_badges = _stage_badges(page, ".air-pl-stage")
+    assert list_badges["bishengir"] == "– skipped (not run)"
+    assert _stage_badges(page, ".air-strip .air-stage")["bishengir"] == "– skipped (not run)"
+    assert "no passes" in page.locator(".air-pl-stage-empty").inner_text()
+    assert page.locator(".air-failures").count() == 0
+    assert fetched == []
+    page.close()

@@ -126,7 +126,11 @@ def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, 
         "pytest": verdict,
         "launches": launches,
         "runs": runs,
-        "complete": bool(runs) and all(r["complete"] for r in runs),
+        # a launch whose compile failed has no Run: the file's Runs are then incomplete
+        "compile_failures": [f for f in data.get("failures", []) if "interpreter" not in f],
+        "complete": bool(runs)
+        and all(r["complete"] for r in runs)
+        and not [f for f in data.get("failures", []) if "interpreter" not in f],
         "passed": passed,
         "cause": _verdict_cause(passed, launches, runs, text, code),
     }
@@ -135,7 +139,7 @@ def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, 
 def _verdict_cause(passed: bool, launches: int, runs: list[Any], text: str, code: int) -> str:
     if passed and runs:
         return ""
-    if not launches and not runs and (passed or "skipped" in text or "no tests ran" in text):
+    if not launches and (passed or "skipped" in text or "no tests ran" in text):
         return "no kernel launched (nothing to compile)"
     return _cause(text) or f"exit {code}"
 

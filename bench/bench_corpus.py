@@ -7,7 +7,8 @@ Each FILE runs as a user types it on a host with no NPU:
 in the file's own folder (its conftest.py and helper modules beside it). Per file it records
 the exit status, pytest's own verdict (its checks ran on the CPU interpreter's results), and
 every Run the launches made: complete when its status is `ir-complete-no-binary` (or better)
-and its ttir, adapter and bishengir stages all have dumps, bishengir at least --min-dumps.
+and its ttir, adapter and bishengir stages all have dumps, bishengir at least --min-dumps
+(an autotune config that did not run is a record of ttir and adapter, complete with those).
 The shares printed at the end are over files; the failures are listed by cause.
 
 With --baseline the same files also run under plain `python -m pytest FILE -x -q` beside
@@ -83,12 +84,15 @@ def _run_record(folder: Path, min_dumps: int) -> dict[str, Any]:
             stages[dump.stage] += 1
     except Exception as exc:  # noqa: BLE001 - an unreadable Run is an incomplete one
         return {"run": folder.name, "status": status, "complete": False, "error": str(exc)}
+    # an autotune config that did not run is a cheap record by design (ttir and adapter only)
+    record = not run.passes_captured
     complete = (
         status in ("ir-complete-no-binary", "complete", "ok")
         and all(stages[s] for s in ("ttir", "adapter"))
-        and stages["bishengir"] >= min_dumps
+        and (record or stages["bishengir"] >= min_dumps)
     )
-    return {"run": folder.name, "status": status, "dumps": dict(stages), "complete": complete}
+    return {"run": folder.name, "status": status, "dumps": dict(stages), "complete": complete,
+            "record": record}  # fmt: skip
 
 
 def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, Any]:
@@ -122,7 +126,11 @@ def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, 
         "pytest": verdict,
         "launches": launches,
         "runs": runs,
-        "complete": bool(runs) and all(r["complete"] for r in runs),
+        # a launch whose compile failed has no Run: the file's Runs are then incomplete
+        "compile_failures": [f for f in data.get("failures", []) if "interpreter" not in f],
+        "complete": bool(runs)
+        and all(r["complete"] for r in runs)
+        and not [f for f in data.get("failures", []) if "interpreter" not in f],
         "passed": passed,
         "cause": _verdict_cause(passed, launches, runs, text, code),
     }
@@ -131,7 +139,7 @@ def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, 
 def _verdict_cause(passed: bool, launches: int, runs: list[Any], text: str, code: int) -> str:
     if passed and runs:
         return ""
-    if not launches and not runs and (passed or "skipped" in text or "no tests ran" in text):
+    if not launches and (passed or "skipped" in text or "no tests ran" in text):
         return "no kernel launched (nothing to compile)"
     return _cause(text) or f"exit {code}"
 

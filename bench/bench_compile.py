@@ -27,12 +27,9 @@ sys.path.insert(0, str(ROOT))
 
 from ascend_ir_lab.toolchains.ascend import options as opts  # noqa: E402
 from ascend_ir_lab.toolchains.ascend.compile import compile_kernel  # noqa: E402
-from ascend_ir_lab.toolchains.ascend.ttir_stage import (  # noqa: E402
-    _stop_before_binary,
-    load_kernel,
-    parse_signature,
-)
+from ascend_ir_lab.toolchains.ascend.ttir_stage import _stop_before_binary  # noqa: E402
 from ascend_ir_lab.toolchains.common.env import patched_environ  # noqa: E402
+from ascend_ir_lab.toolchains.common.kernels import load_kernel, parse_signature  # noqa: E402
 from ascend_ir_lab.toolchains.common.process import capture_fds  # noqa: E402
 from ascend_ir_lab.toolchains.common.tools import find_tool  # noqa: E402
 

@@ -25,7 +25,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 
-from ascend_ir_lab.analysis.normalize import strip_loc
+from ascend_ir_lab.analysis.loc_strip import strip_loc
 
 __all__ = ["canonical_lines", "inline_aliases", "split_top"]
 

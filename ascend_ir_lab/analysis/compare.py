@@ -12,7 +12,6 @@ that the identical compiles agree on.
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 
 from ascend_ir_lab.analysis.align import AlignedPair, align
@@ -20,7 +19,7 @@ from ascend_ir_lab.analysis.noise import CanonicalCache, Noise
 from ascend_ir_lab.analysis.normalize import Normalization
 from ascend_ir_lab.dumps import Dump, Timeline
 
-__all__ = ["Comparison", "compare", "stand_in"]
+__all__ = ["Comparison", "compare"]
 
 
 @dataclass
@@ -144,13 +143,6 @@ class Comparison:
     def __repr__(self) -> str:
         return "\n".join(self.lines())
 
-    def _repr_html_(self) -> str:
-        head, *rest = self.lines()
-        return (
-            f"<div><b>{html.escape(head)}</b><pre style='margin:2px 0'>"
-            f"{html.escape(chr(10).join(rest))}</pre></div>"
-        )
-
 
 def _rows(pairs: list[AlignedPair], limit: int) -> list[str]:
     out = []
@@ -199,24 +191,3 @@ def _sort_differences(
             result.unsteady.add(p.a.index)
         elif cache.delta(a, p.a) == cache.delta(b, p.b):
             result.inherited.add(p.a.index)
-
-
-def stand_in(a: Timeline, dump: Dump, b: Timeline) -> Dump | None:
-    """The Dump of `b` at the place of `dump` of `a`, also when `b` never runs that pass.
-
-    The pass's counterpart (or its substitute: barrier-all's hivm-inject-sync for the sync
-    solver) when there is one; otherwise the first Dump of the same scope after the last
-    earlier pass both Timelines ran.
-    """
-    from ascend_ir_lab.analysis.align import pairing
-
-    anchor: Dump | None = None
-    for x, y in pairing(a, b):
-        if x is dump:
-            if y is not None:
-                return y
-            break
-        if x is not None and y is not None and x.index < dump.index:
-            anchor = y
-    start = anchor.index + 1 if anchor is not None else 0
-    return next((d for d in b.dumps[start:] if d.scope == dump.scope), None)

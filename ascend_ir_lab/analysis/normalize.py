@@ -7,11 +7,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ascend_ir_lab.analysis.loc_strip import strip_loc
+
 _LOC_ALIAS = re.compile(r"^#loc\d*\s*=\s*loc\(")
 _SSA = re.compile(r"%[\w$.-]+(?=[^\w$.-]|$)")
 _BLOCK = re.compile(r"\^[\w$.-]+")
 _SPACE = re.compile(r"\s+")
-_LOC_START = re.compile(r"\s*(?<![\w#$.])loc\(")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,42 +48,6 @@ class Normalization:
     def active(self) -> bool:
         """Whether anything is normalised at all."""
         return self.locations or self.ssa or self.whitespace or self.canonical
-
-
-def strip_loc(line: str) -> str:
-    """Remove every ` loc(...)` (balanced parentheses, strings respected) from a line."""
-    out = []
-    pos = 0
-    for m in _LOC_START.finditer(line):
-        if m.start() < pos:
-            continue  # a loc( nested inside one already removed
-        close = _matching_paren(line, m.end() - 1)
-        out.append(line[pos : m.start()])
-        pos = close + 1
-    out.append(line[pos:])
-    return "".join(out)
-
-
-def _matching_paren(line: str, open_at: int) -> int:
-    """Index of the `)` closing the `(` at `open_at` (end of line if unbalanced)."""
-    depth, in_str, j = 0, False, open_at
-    while j < len(line):
-        c = line[j]
-        if in_str:
-            if c == "\\":
-                j += 1
-            elif c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return j
-        j += 1
-    return len(line) - 1
 
 
 def normalize_lines(lines: list[str], norm: Normalization) -> list[str]:

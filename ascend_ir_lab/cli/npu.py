@@ -86,10 +86,10 @@ def _capture(args: argparse.Namespace) -> int:
 
 def _capture_passes(args: argparse.Namespace) -> int:
     from ascend_ir_lab.toolchains.ascend.script_capture import TerminalProgress
+    from ascend_ir_lab.toolchains.ascend.sweep import capture_passes
     from ascend_ir_lab.toolchains.common.collection import run_row, table_text
-    from ascend_ir_lab.toolchains.common.run import Run
 
-    done = [Run(path).capture(progress=TerminalProgress()) for path in args.runs]
+    done = [capture_passes(path, progress=TerminalProgress()) for path in args.runs]
     print(table_text(run_row(r) for r in done))
     return 0 if all(r.passes_captured for r in done) else 1
 

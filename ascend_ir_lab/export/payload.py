@@ -7,11 +7,12 @@ from typing import Any
 
 from ascend_ir_lab.analysis.locations import source_map
 from ascend_ir_lab.dumps import Timeline
+from ascend_ir_lab.export.format import FORMAT, MIME_TYPE
 from ascend_ir_lab.export.notes import clean_notes
 from ascend_ir_lab.export.packing import is_packed, unpack_payload
 
-MIME_TYPE = "application/vnd.ascend-ir-lab.timeline+json"
-FORMAT = "ascend-ir-lab/timeline@1"
+__all__ = ["FORMAT", "MIME_TYPE", "build_payload", "capture_info", "validate_payload"]
+
 _DUMP_KEYS = (
     "i",
     "stage",

@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.analysis.compare import Comparison, compare, stand_in
+from ascend_ir_lab.analysis.align import counterpart
+from ascend_ir_lab.analysis.change import pass_change
+from ascend_ir_lab.analysis.compare import Comparison, compare
 from ascend_ir_lab.analysis.diff import unified
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
 from ascend_ir_lab.analysis.ops import Census, OpChange, lifecycle
@@ -94,25 +96,22 @@ class RunView:
         context: int = 3,
     ) -> IRText:
         """What pass `a` changed (b omitted), `a` against `b` in this Run, or against the same
-        pass of another RunView `b` (or what stands in its place there: compare.stand_in)."""
+        pass of another RunView `b` (or what stands in its place there: align.counterpart)."""
         da = self.dump(a)
         other = self
         if isinstance(b, RunView):
             other = b
-            db = stand_in(self.timeline, da, b.timeline)
+            db = counterpart(self.timeline, da, b.timeline)
             if db is None:
                 raise InputError(f"{b.name} never runs {da.label} on {da.scope}")
         elif b is not None:
             db = self.dump(b)
         else:
-            old, db = self.timeline.change(da)
-            if db is None or old is None:
-                return IRText(
-                    f"#{da.index} {da.label} is the first state of {da.scope}: nothing before it",
-                    title=self._label(da),
-                    kind="diff",
-                )
-            da = old
+            change = pass_change(self.timeline, da)
+            if change.note:
+                return IRText(change.note, title=self._label(da), kind="diff")
+            assert change.old is not None and change.new is not None
+            da, db = change.old, change.new
         result = diff_text(self, da, other, db, normalize=normalize, context=context)
         return _noted(result, self.timeline, a)
 
@@ -276,13 +275,13 @@ def _captured(run: Any) -> Any:
     """A cheap record opened: its passes are captured now when this session compiled it;
     otherwise (its kernel would be imported from a file the Run names) it opens as it is."""
     from ascend_ir_lab.notebook.progress import CompileProgress
-    from ascend_ir_lab.toolchains.ascend.sweep import kernel_known
+    from ascend_ir_lab.toolchains.ascend.sweep import capture_passes, kernel_known
 
     if kernel_known(run):
-        return run.capture(progress=CompileProgress())
+        return capture_passes(run, progress=CompileProgress())
     where = ((run.manifest.get("extra") or {}).get("recompile") or {}).get("kernel")
     print(
-        f"{run.path}: a cheap record (no per-pass dumps); run.capture() compiles it again "
+        f"{run.path}: a cheap record (no per-pass dumps); capture_passes(run) compiles it "
         f"with every pass, importing {where or 'its kernel'}",
         file=sys.stderr,
     )

@@ -8,42 +8,23 @@ notebook.explorer; what comes back is displayed.
 from __future__ import annotations
 
 import contextlib
-import functools
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments
 from IPython.display import Markdown, display
-from IPython.utils.process import arg_split
 
-from ascend_ir_lab.errors import InputError, IRLabError, LaunchFailedError
+from ascend_ir_lab.errors import InputError, LaunchFailedError
 from ascend_ir_lab.notebook.explorer import RunView
+from ascend_ir_lab.notebook.glue import friendly, magic_args, run_nested
 from ascend_ir_lab.notebook.progress import CompileProgress
 from ascend_ir_lab.notebook.resolve import Session
-from ascend_ir_lab.notebook.text import ErrorPanel, Table
+from ascend_ir_lab.notebook.text import Table
 from ascend_ir_lab.runs import safe_name
 
 __all__ = ["IRLabMagics", "load_ipython_extension"]
-
-
-def _friendly(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Our own errors become a short panel instead of a traceback (failed launches, already
-    shown as panels, fail the cell)."""
-
-    @functools.wraps(method)
-    def wrapper(self: IRLabMagics, *args: Any) -> Any:
-        try:
-            return method(self, *args)
-        except LaunchFailedError:
-            raise  # the cell fails, so that "Run All" stops; its panels are already shown
-        except IRLabError as exc:
-            display(ErrorPanel(exc))
-            return None
-
-    return wrapper
 
 
 def _flag(text: str) -> str:
@@ -131,7 +112,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
     )
     @argument("--runs-dir", help="folder for the Run folders (default ./.ascend_ir_lab/runs)")
     @cell_magic
-    @_friendly
+    @friendly
     def triton_npu(self, line: str, cell: str) -> Any:
         """Run the cell; compile every Triton kernel it launches for an Ascend NPU into a Run.
 
@@ -160,7 +141,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
             upstream_triton_here,
         )
 
-        args = self._args(self.triton_npu, line)
+        args = magic_args(self.triton_npu, line)
         if args is None:
             return None
         if is_upstream_target(args.target) or (args.target is None and upstream_triton_here()):
@@ -189,23 +170,23 @@ class IRLabMagics(Magics):  # type: ignore[misc]
                     interpret=args.interpret, kernels=args.kernel, configs=configs, **settings
                 )
             )
-            outcome = self._run_nested(cell)
+            outcome = run_nested(self.shell, cell)
         runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
         if args.signature:
-            for fn in self._defined_kernels(args.kernel, before):
+            for fn in self.defined_kernels(args.kernel, before):
                 run = compile_defined(
                     fn, signature=args.signature, constexprs=args.constexpr, **settings
                 )
                 runs.append((run, []))
         failed = failures(cap) + _cell_error(outcome)
         if failed and not args.keep_going:
-            self._show(runs, cap.errors, show_last=True)
+            self.show_runs(runs, cap.errors, show_last=True)
             raise LaunchFailedError(
                 failure_message(failed, "this cell", "(%%triton_npu --keep-going runs on)")
             )
-        return self._show(runs, cap.errors)
+        return self.show_runs(runs, cap.errors)
 
-    def _show(
+    def show_runs(
         self,
         runs: list[tuple[Any, list[Any]]],
         errors: list[BaseException],
@@ -232,37 +213,8 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         full = [v for v in views if v.run is None or v.run.passes_captured] or views
         return full[0] if len(full) == 1 else RunViews(full)
 
-    @staticmethod
-    def _args(magic: Any, line: str) -> Any:
-        """The parsed arguments, or None after printing the usage for -h/--help."""
-        if {"-h", "--help"} & set(line.split()):
-            print(magic.__doc__)
-            return None
-        # shell quoting as users type it: --signature 'x_ptr=*fp32,n=i32' (IPython's own
-        # splitting keeps the quotes)
-        return magic.parser.parse_args(arg_split(line, posix=True))
-
-    def _run_nested(self, cell: str) -> Any:
-        """Run `cell` as a normal cell would (transforms, tracebacks, display of values);
-        returns its ExecutionResult. A compiled kernel the cell ends on is not shown: the
-        cell's result is its Runs."""
-        hook = self.shell.displayhook
-        outer = getattr(hook, "exec_result", None)
-        shown = sys.displayhook
-
-        def display(value: Any) -> None:
-            if type(value).__name__ not in ("CompiledKernel", "OfflineKernel"):
-                shown(value)
-
-        sys.displayhook = display
-        try:
-            return self.shell.run_cell(cell, store_history=False)
-        finally:
-            sys.displayhook = shown
-            # the nested run replaces the outer cell's result, where our return value goes
-            hook.exec_result = outer
-
-    def _defined_kernels(self, names: list[str] | None, before: dict[str, Any]) -> list[Any]:
+    def defined_kernels(self, names: list[str] | None, before: dict[str, Any]) -> list[Any]:
+        """The kernels `--kernel NAMES` names, else the one kernel the cell defined anew."""
         ns = self.shell.user_ns
         if names:
             missing = [n for n in names if n not in ns]
@@ -292,7 +244,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
     @argument("--noise", action="append", help="another build of A: passes that vary are noise")
     @argument("--rebuild", action="store_true", help="compile A again to measure its noise")
     @line_magic
-    @_friendly
+    @friendly
     def ir_diff(self, line: str) -> Any:
         """Diff two passes, a pass against its previous state, or two whole Runs (aligned).
 
@@ -300,7 +252,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
         divergence); `%ir_diff fine:hivm-graph-sync-solver barrier` diffs that pass across
         the Runs; `%ir_diff cse#2` shows what the second cse of the latest Run changed.
         """
-        args = self._args(self.ir_diff, line)
+        args = magic_args(self.ir_diff, line)
         if args is None:
             return None
         return self.session.diff(
@@ -315,10 +267,10 @@ class IRLabMagics(Magics):  # type: ignore[misc]
     )
     @argument("--name", help="name to refer to it by in %%ir_diff")
     @line_magic
-    @_friendly
+    @friendly
     def ir_load(self, line: str) -> Any:
         """Open compiler output into the explorer."""
-        args = self._args(self.ir_load, line)
+        args = magic_args(self.ir_load, line)
         if args is None:
             return None
         return self.session.add(RunView.load(args.path, name=args.name))
@@ -327,12 +279,12 @@ class IRLabMagics(Magics):  # type: ignore[misc]
     @argument("key", nargs="?", help="open this entry (key prefix, kernel name, or 'latest')")
     @argument("--limit", type=int, default=20, help="entries to list (default 20)")
     @line_magic
-    @_friendly
+    @friendly
     def ir_cache(self, line: str) -> Any:
         """The Triton cache and dump folders, newest first; with KEY, open that kernel."""
         from ascend_ir_lab.toolchains.common import cache
 
-        args = self._args(self.ir_cache, line)
+        args = magic_args(self.ir_cache, line)
         if args is None:
             return None
         entries = cache.list_entries()
@@ -347,10 +299,10 @@ class IRLabMagics(Magics):  # type: ignore[misc]
     @argument("--against", help="a barrier-all Run to compare with")
     @argument("-o", "--out", help="zip to write (default: <run>-report.zip beside the Runs)")
     @line_magic
-    @_friendly
+    @friendly
     def ir_report(self, line: str) -> Any:
         """Bug-report bundle: reproducer, logs, environment, barrier-all verdict, notes, HTML."""
-        args = self._args(self.ir_report, line)
+        args = magic_args(self.ir_report, line)
         if args is None:
             return None
         view = self.session.run(args.run) if args.run else self.session.latest()
@@ -447,10 +399,14 @@ def cache_table(entries: list[Any], limit: int) -> Table:
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """Register the magics; `%%triton_ir` is `%%triton_npu` under a target-neutral name."""
+    """Register the magics (`%%triton_ir` is `%%triton_npu` under a target-neutral name) and
+    the HTML form of a Run comparison."""
+    from ascend_ir_lab.analysis.compare import Comparison
     from ascend_ir_lab.notebook.opt_magic import OptMagics
+    from ascend_ir_lab.notebook.text import comparison_html
 
     magics = IRLabMagics(ipython)
     ipython.register_magics(magics)
     ipython.register_magics(OptMagics(ipython, magics.session))
     ipython.magics_manager.register_alias("triton_ir", "triton_npu", "cell")
+    ipython.display_formatter.formatters["text/html"].for_type(Comparison, comparison_html)

@@ -17,7 +17,7 @@ from IPython.display import display
 
 from ascend_ir_lab.errors import CompilerError, InputError, NoDumpsError
 from ascend_ir_lab.notebook.explorer import RunView
-from ascend_ir_lab.notebook.magics import IRLabMagics, _friendly
+from ascend_ir_lab.notebook.glue import friendly, magic_args
 from ascend_ir_lab.notebook.text import ErrorPanel
 
 __all__ = ["OptMagics"]
@@ -47,7 +47,7 @@ class OptMagics(Magics):  # type: ignore[misc]
     @argument("--name", help="name of the Run (default: TOOL-cell)")
     @argument("--runs-dir", help="folder for the Run folders (default ./.ascend_ir_lab/runs)")
     @cell_magic
-    @_friendly
+    @friendly
     def mlir_opt(self, line: str, cell: str) -> Any:
         """Run the MLIR in this cell through TOOL, printing the IR after every pass, into a Run.
 
@@ -58,7 +58,7 @@ class OptMagics(Magics):  # type: ignore[misc]
         from ascend_ir_lab.toolchains.common.opt import find_opt_tool, run_opt
         from ascend_ir_lab.toolchains.common.run import Run
 
-        args = IRLabMagics._args(self.mlir_opt, line)
+        args = magic_args(self.mlir_opt, line)
         if args is None:
             return None
         if not cell.strip():

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.notebook.glue import run_nested
 from ascend_ir_lab.notebook.progress import CompileProgress
 
 __all__ = ["UpstreamProgress", "run_upstream_cell"]
@@ -70,12 +71,12 @@ def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
     )
     before = dict(magics.shell.user_ns)
     with intercept_upstream(kernels=args.kernel, **settings) as cap:
-        magics._run_nested(cell)
+        run_nested(magics.shell, cell)
     runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
     if args.signature:
-        for fn in magics._defined_kernels(args.kernel, before):
+        for fn in magics.defined_kernels(args.kernel, before):
             run = compile_defined_upstream(
                 fn, signature=args.signature, constexprs=args.constexpr, **settings
             )
             runs.append((run, []))
-    return magics._show(runs, cap.errors)
+    return magics.show_runs(runs, cap.errors)

@@ -3,7 +3,7 @@
 A compile the tool sees is always recorded (kernel, signature, constexprs, options, stage
 artifacts, commands, compile time); the per-pass dumps are captured only where they are
 wanted. A Run whose `extra.passes_captured` is false is one `capture_passes(run)` away
-from the full record (`run.capture()`, `ascend-ir-lab capture-passes RUN`).
+from the full record (`capture_passes(run)`, `ascend-ir-lab capture-passes RUN`).
 
 An autotune sweep keeps one Run per config; the Run of the config that ran (or of the
 configs asked for) holds the dumps and lists the whole sweep under `extra.autotune`.
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.common.run import Run, write_manifest
+from ascend_ir_lab.toolchains.common.run import Run, update_extra
 
 Progress = Callable[[str, dict[str, Any]], None]
 
@@ -100,7 +100,7 @@ def _kernel_of(run: Run, how: Mapping[str, Any]) -> Any:
             f"{run.path}: the kernel was defined in a notebook cell of another session; "
             "run that cell again (it captures the passes of the config it runs)"
         )
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.common.kernels import load_kernel
 
     file = Path(str(spec).rpartition("::")[0]).resolve()
     if file.is_relative_to(Path(run.path).resolve()):
@@ -126,7 +126,7 @@ def _autotune_defined_offline() -> Iterator[None]:
     none, and the kernel is only compiled here."""
     from triton.runtime.autotuner import Autotuner
 
-    from ascend_ir_lab.toolchains.ascend.launch import _no_device_to_time, npu_available
+    from ascend_ir_lab.toolchains.ascend.npu import no_device_to_time, npu_available
 
     if npu_available():
         yield
@@ -134,7 +134,7 @@ def _autotune_defined_offline() -> Iterator[None]:
     original = Autotuner.__init__
 
     def init(self: Any, *args: Any, **kwargs: Any) -> None:
-        kwargs["do_bench"] = kwargs.get("do_bench") or _no_device_to_time
+        kwargs["do_bench"] = kwargs.get("do_bench") or no_device_to_time
         original(self, *args, **kwargs)
 
     Autotuner.__init__ = init  # type: ignore[method-assign]
@@ -142,14 +142,6 @@ def _autotune_defined_offline() -> Iterator[None]:
         yield
     finally:
         Autotuner.__init__ = original  # type: ignore[method-assign]
-
-
-def update_extra(run: Run, fields: Mapping[str, Any]) -> Run:
-    """Merge `fields` into the Run's `extra` (written atomically)."""
-    manifest = dict(run.manifest)
-    manifest["extra"] = {**(manifest.get("extra") or {}), **fields}
-    write_manifest(run.path, manifest)
-    return Run(run.path)
 
 
 def sweep_record(

@@ -27,13 +27,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ascend_ir_lab.errors import CompilerError, InputError, ToolNotFoundError
-from ascend_ir_lab.toolchains.ascend.ttir_stage import (
+from ascend_ir_lab.toolchains.common.kernel_args import specialised, triton_run
+from ascend_ir_lab.toolchains.common.kernels import (
     kernel_source,
     load_kernel,
     parse_constexprs,
     parse_signature,
 )
-from ascend_ir_lab.toolchains.common.kernel_args import specialised, triton_run
+from ascend_ir_lab.toolchains.common.launch import kernel_name
 from ascend_ir_lab.toolchains.common.process import DEFAULT_TIMEOUT_S, run_logged
 from ascend_ir_lab.toolchains.common.run import Run, RunWriter
 from ascend_ir_lab.toolchains.common.specialise import Specialisation
@@ -134,7 +135,7 @@ def capture(
     require_upstream_triton()
     fn = load_kernel(kernel) if isinstance(kernel, str) else kernel
     device = active_target()
-    launch = device is not None and target in (None, device) and not _host_args(args)
+    launch = device is not None and target in (None, device) and not host_args(args)
     target = target or device or "cuda:90"
     spec = specialised(fn, triton_run(), args, kwargs, gpu_target(target))
     settings = dict(target=target, name=name, out=out, llvm_dumps=llvm_dumps, timings=timings)
@@ -175,7 +176,7 @@ def record_launch(
     record = launch_record(fn, grid, args, kwargs)
     start = time.perf_counter()
     with recording(
-        writer, _kernel_name(fn), [sys.executable, "<cell>"], llvm_dumps=llvm_dumps, timings=timings
+        writer, kernel_name(fn), [sys.executable, "<cell>"], llvm_dumps=llvm_dumps, timings=timings
     ):
         try:
             result = launch()
@@ -189,7 +190,7 @@ def record_launch(
         {
             **record,
             "launched": not warmup,
-            "device": _device_name(),
+            "device": device_name(),
             "seconds": round(time.perf_counter() - start, 4),
             **({"reason": "warmup"} if warmup else {}),
         },
@@ -334,15 +335,15 @@ def _start(
     command: list[str],
 ) -> RunWriter:
     parse_target(target)
-    kernel_name = _kernel_name(fn)
+    kernel = kernel_name(fn)
     text, first_line, filename = kernel_source(fn)
     writer = RunWriter.create(
-        name or f"{kernel_name}-{target.replace(':', '')}",
+        name or f"{kernel}-{target.replace(':', '')}",
         {
             "toolchain": "triton",
             "target": target,
             "kernel": {
-                "name": kernel_name,
+                "name": kernel,
                 "source": "source.py",
                 "first_line": first_line,
                 "signature": sig,
@@ -398,7 +399,7 @@ def _compile_src(
 
     command = writer.manifest["extra"].get("command", [])
     with recording(
-        writer, _kernel_name(fn), command, llvm_dumps=llvm_dumps, timings=timings
+        writer, kernel_name(fn), command, llvm_dumps=llvm_dumps, timings=timings
     ) as recorder:
         try:
             kernel = triton.compile(src, target=gpu_target(target), options=options)
@@ -416,7 +417,7 @@ def _compile_src(
 def _cli_command(
     kernel: Any, sig: Mapping[str, str], consts: Mapping[str, Any], target: str
 ) -> list[str]:
-    spec = kernel if isinstance(kernel, str) else f"<python>::{_kernel_name(kernel)}"
+    spec = kernel if isinstance(kernel, str) else f"<python>::{kernel_name(kernel)}"
     command = [
         sys.executable,
         "-m",
@@ -428,10 +429,6 @@ def _cli_command(
     ]
     command += [f"--constexpr={k}={v}" for k, v in consts.items()]
     return [*command, "--target", target]
-
-
-def _kernel_name(fn: Any) -> str:
-    return str(getattr(getattr(fn, "fn", fn), "__name__", "kernel"))
 
 
 def _describe(name: str, value: Any) -> dict[str, Any]:
@@ -460,7 +457,7 @@ def _describe(name: str, value: Any) -> dict[str, Any]:
     }
 
 
-def _host_args(args: Sequence[Any]) -> bool:
+def host_args(args: Sequence[Any]) -> bool:
     """Whether any tensor argument lives on the host (numpy, CPU tensor, TensorSpec)."""
     for value in args:
         if isinstance(value, TensorSpec):
@@ -479,7 +476,8 @@ def _synchronize(args: Sequence[Any]) -> None:
             torch.cuda.synchronize()
 
 
-def _device_name() -> str | None:
+def device_name() -> str | None:
+    """The name of this host's CUDA GPU (None without torch or a GPU)."""
     if "torch" in sys.modules and sys.modules["torch"].cuda.is_available():
         return str(sys.modules["torch"].cuda.get_device_name())
     return None

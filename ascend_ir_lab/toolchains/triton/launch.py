@@ -27,18 +27,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.ascend.launch import (
+from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
+from ascend_ir_lab.toolchains.common.launch import (
+    Capture,
     Launch,
     Progress,
-    _grid_text,
-    _report_stages,
     cell_source,
     compile_watched,
     fresh_folder,
+    grid_text,
+    kernel_name,
+    report_stages,
 )
-from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
-from ascend_ir_lab.toolchains.common.run import Run, write_manifest
+from ascend_ir_lab.toolchains.common.run import Run, update_extra, write_manifest
 from ascend_ir_lab.toolchains.common.specialise import Specialisation
+from ascend_ir_lab.toolchains.common.targets import toolchain_for
 from ascend_ir_lab.toolchains.triton import compile as tu
 
 __all__ = [
@@ -57,7 +60,7 @@ GPU_KERNEL_DISPLAY = "Python (.venv-gpu, upstream Triton)"
 
 def is_upstream_target(target: str | None) -> bool:
     """Whether `target` is one of upstream Triton's (cuda:NN, hip:gfxNNN)."""
-    return bool(target) and str(target).startswith(("cuda:", "hip:"))
+    return toolchain_for(target) == "triton"
 
 
 def upstream_triton_here() -> bool:
@@ -102,27 +105,15 @@ def default_target() -> str:
 
 
 @dataclass
-class UpstreamCapture:
+class UpstreamCapture(Capture):
     """What `intercept_upstream` saw: the launches in order and one Run per kernel compile."""
 
     target: str | None = None  # None: this host's GPU, else cuda:90
-    name: str | None = None
-    kernels: Sequence[str] | None = None  # only these kernel names are compiled
-    runs_dir: str | os.PathLike[str] | None = None
-    progress: Progress | None = None
     llvm_dumps: bool = False  # LLVM's pass dumps on request (--llvm): they cost the most
     timings: bool = True
-    launches: list[Launch] = field(default_factory=list)
-    errors: list[BaseException] = field(default_factory=list)
-    _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
     _inside: bool = False  # capture()'s own launch passes straight through
     _benching: int = 0  # inside an autotuner's benchmark of a config on this GPU
     _tuners: dict[str, Any] = field(default_factory=dict)  # kernel -> its Autotuner
-
-    @property
-    def runs(self) -> list[Run]:
-        """The Runs made, one per distinct kernel/signature/constexprs, in order."""
-        return [r for r in self._compiled.values() if isinstance(r, Run)]
 
     def on_launch(
         self, fn: Any, original: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -135,10 +126,10 @@ class UpstreamCapture:
             return original(fn, *args, **kwargs)
         grid = kwargs.pop("grid")
         warmup = kwargs.pop("warmup", False)
-        name = tu._kernel_name(fn)
+        name = kernel_name(fn)
         target = self.target or default_target()
         device = device_target()
-        on_gpu = device is not None and not tu._host_args(args)
+        on_gpu = device is not None and not tu.host_args(args)
         try:
             spec = specialised(fn, original, args, kwargs, tu.gpu_target(target))
             record = tu.launch_record(fn, grid, args, kwargs)
@@ -166,11 +157,6 @@ class UpstreamCapture:
         launch.run = self._found(key, launch)
         return self._finish(launch, real, warmup, on_gpu, target, kernel)
 
-    def _found(self, key: tuple[Any, ...], launch: Launch) -> Run | None:
-        found = self._compiled[key]
-        launch.error = found if isinstance(found, BaseException) else None
-        return found if isinstance(found, Run) else None
-
     def _finish(
         self, launch: Launch, real: Any, warmup: bool, on_gpu: bool, target: str, kernel: Any
     ) -> Any:
@@ -187,7 +173,7 @@ class UpstreamCapture:
             return kernel
         why = "no GPU on this host" if device_target() is None else "arguments on the host"
         launch.note = (
-            f"{why}: launch of {launch.kernel}[{_grid_text(launch.grid)}] skipped; "
+            f"{why}: launch of {launch.kernel}[{grid_text(launch.grid)}] skipped; "
             f"cross-compiled for {target}"
         )
         self._say("launch", {"launch": launch})
@@ -202,7 +188,7 @@ class UpstreamCapture:
         kwargs: dict[str, Any],
         target: str,
     ) -> tuple[Run | BaseException, Any]:
-        name = self._run_name(tu._kernel_name(fn), target)
+        name = self._run_name(kernel_name(fn), target)
         folder = fresh_folder(name, self.runs_dir)
         kept: dict[str, Any] = {}
         why = "no GPU on this host" if device_target() is None else "cross-compile"
@@ -233,9 +219,9 @@ class UpstreamCapture:
     ) -> tuple[Run | BaseException, Any]:
         """Launch for real on this thread (the GPU context is the user's) and record it."""
         target = device_target() or "cuda:90"
-        name = self._run_name(tu._kernel_name(fn), target)
+        name = self._run_name(kernel_name(fn), target)
         folder = fresh_folder(name, self.runs_dir)
-        self._say("start", {"kernel": tu._kernel_name(fn), "path": folder, "target": target})
+        self._say("start", {"kernel": kernel_name(fn), "path": folder, "target": target})
         self._inside = True
         try:
             run, result = tu.record_launch(fn, spec, grid, args, kwargs, real, target=target,
@@ -243,16 +229,14 @@ class UpstreamCapture:
                                            **self._dumps())  # fmt: skip
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)
-            self._say("failed", {"kernel": tu._kernel_name(fn), "error": exc})
+            self._say("failed", {"kernel": kernel_name(fn), "error": exc})
             return exc, None
         finally:
             self._inside = False
-        _report_stages(folder, 0, self._say)
+        report_stages(folder, 0, self._say)
         run = keep_cell_source(run, fn, target)
-        tuner = self._tuners.get(tu._kernel_name(fn))
+        tuner = self._tuners.get(kernel_name(fn))
         if tuner is not None:
-            from ascend_ir_lab.toolchains.ascend.sweep import update_extra
-
             run = update_extra(run, {"autotune": timed_sweep(tuner)})
         self._say("done", {"run": run})
         return run, result
@@ -265,10 +249,6 @@ class UpstreamCapture:
             return f"{kernel}-{target.replace(':', '')}"
         taken = {r.manifest.get("name") for r in self.runs}
         return self.name if self.name not in taken else f"{self.name}-{kernel}"
-
-    def _say(self, event: str, info: dict[str, Any]) -> None:
-        if self.progress is not None:
-            self.progress(event, info)
 
 
 def keep_cell_source(run: Run, fn: Any, target: str) -> Run:
@@ -290,7 +270,7 @@ def keep_cell_source(run: Run, fn: Any, target: str) -> Run:
 
 
 def _device_name() -> str:
-    return tu._device_name() or "the GPU"
+    return tu.device_name() or "the GPU"
 
 
 @contextlib.contextmanager
@@ -322,7 +302,7 @@ def _benchmarks_bare(capture: UpstreamCapture) -> Iterator[None]:
             return original(self, *args, **kwargs)
         finally:
             capture._benching -= 1
-            capture._tuners[tu._kernel_name(self.base_fn)] = self
+            capture._tuners[kernel_name(self.base_fn)] = self
 
     Autotuner._bench = bench  # type: ignore[method-assign]
     try:
@@ -368,7 +348,7 @@ def compile_defined_upstream(
         target=target, name=name, runs_dir=runs_dir, progress=progress, llvm_dumps=llvm_dumps
     )
     target = target or default_target()
-    run_name = capture._run_name(tu._kernel_name(fn), target)
+    run_name = capture._run_name(kernel_name(fn), target)
     folder = fresh_folder(run_name, runs_dir)
     settings: dict[str, Any] = dict(
         signature=signature, constexprs=constexprs, target=target, name=run_name, out=folder

@@ -1,0 +1,64 @@
+"""What every magic class shares: errors shown as panels, argument parsing, nested cells."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from IPython.display import display
+from IPython.utils.process import arg_split
+
+from ascend_ir_lab.errors import IRLabError, LaunchFailedError
+from ascend_ir_lab.notebook.text import ErrorPanel
+
+__all__ = ["friendly", "magic_args", "run_nested"]
+
+
+def friendly(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Our own errors become a short panel instead of a traceback (failed launches, already
+    shown as panels, fail the cell)."""
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any) -> Any:
+        try:
+            return method(self, *args)
+        except LaunchFailedError:
+            raise  # the cell fails, so that "Run All" stops; its panels are already shown
+        except IRLabError as exc:
+            display(ErrorPanel(exc))
+            return None
+
+    return wrapper
+
+
+def magic_args(magic: Any, line: str) -> Any:
+    """The parsed arguments of `magic`'s line, or None after printing its usage for -h/--help."""
+    if {"-h", "--help"} & set(line.split()):
+        print(magic.__doc__)
+        return None
+    # shell quoting as users type it: --signature 'x_ptr=*fp32,n=i32' (IPython's own
+    # splitting keeps the quotes)
+    return magic.parser.parse_args(arg_split(line, posix=True))
+
+
+def run_nested(shell: Any, cell: str) -> Any:
+    """Run `cell` in `shell` as a normal cell would (transforms, tracebacks, display of
+    values); returns its ExecutionResult. A compiled kernel the cell ends on is not shown:
+    the cell's result is its Runs."""
+    hook = shell.displayhook
+    outer = getattr(hook, "exec_result", None)
+    shown = sys.displayhook
+
+    def display_value(value: Any) -> None:
+        if type(value).__name__ not in ("CompiledKernel", "OfflineKernel"):
+            shown(value)
+
+    sys.displayhook = display_value
+    try:
+        return shell.run_cell(cell, store_history=False)
+    finally:
+        sys.displayhook = shown
+        # the nested run replaces the outer cell's result, where our return value goes
+        hook.exec_result = outer

@@ -98,36 +98,25 @@ def reach(module: str) -> dict[str, list[str]]:
     return paths
 
 
+def _downstream(module: str) -> set[str]:
+    """Every module reachable from `module` (itself only through a loop)."""
+    seen: set[str] = set()
+    todo = list(imports(module))
+    while todo:
+        here = todo.pop()
+        if here not in seen:
+            seen.add(here)
+            todo.extend(imports(here))
+    return seen
+
+
 def cycles() -> list[list[str]]:
-    """The strongly connected groups of two modules or more (Tarjan's algorithm)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        for w in imports(v):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            group = []
-            while True:
-                w = stack.pop()
-                group.append(w)
-                if w == v:
-                    break
-            if len(group) > 1:
-                found.append(sorted(group))
-
-    for v in MODULES:
-        if v not in index:
-            visit(v)
-    return found
+    """The groups of two modules or more that import each other, directly or in a loop."""
+    down = {m: _downstream(m) for m in MODULES}
+    groups = {
+        frozenset({m} | {n for n in down[m] if m in down[n]}) for m in MODULES if m in down[m]
+    }
+    return sorted(sorted(g) for g in groups)
 
 
 @cache

@@ -91,6 +91,25 @@ class Comparison:
             f"{self.a_name} vs {self.b_name}: {len(self.pairs)} passes aligned, "
             f"{len(self.common)} on both sides, {len(self.differing)} of them differ"
         ]
+        out += self._one_sided_lines()
+        out += self._divergence_lines()
+        out += _rows(self.real if self.noise is not None else self.differing, limit)
+        if self.noise is not None:
+            out.append(
+                f"  noise (varies between {self.noise.builds} identical compiles of "
+                f"{self.a_name}): {len(self.noisy)} of the differing passes"
+            )
+            out += _rows(self.noisy, min(limit, 5))
+        if self.inherited:
+            out.append(
+                f"  {len(self.inherited)} differing passes made the same change on both sides, "
+                "up to names and numbers"
+            )
+        return out
+
+    def _one_sided_lines(self) -> list[str]:
+        """Passes replaced by others, and passes that run on one side only."""
+        out = []
         for (la, lb), subs in self.substituted.items():
             first_a = subs[0].a
             assert first_a is not None
@@ -104,6 +123,11 @@ class Comparison:
                     f"  only in {side}: {label} x{len(dumps)} "
                     f"(first #{dumps[0].index}, {dumps[0].scope})"
                 )
+        return out
+
+    def _divergence_lines(self) -> list[str]:
+        """Where the Runs first part, or why no pass changed anything else."""
+        out = []
         first, word = self.first_real, "first real divergence"
         plain = self.first_divergence
         if self.noise is None and plain is not None and plain.a is not None and plain.b is not None:
@@ -125,18 +149,6 @@ class Comparison:
                 "  no pass changed anything else (up to names and numbers): the differences "
                 "are numbering or come with the input"
                 + (", or vary between identical compiles of A" if self.noise is not None else "")
-            )
-        out += _rows(self.real if self.noise is not None else self.differing, limit)
-        if self.noise is not None:
-            out.append(
-                f"  noise (varies between {self.noise.builds} identical compiles of "
-                f"{self.a_name}): {len(self.noisy)} of the differing passes"
-            )
-            out += _rows(self.noisy, min(limit, 5))
-        if self.inherited:
-            out.append(
-                f"  {len(self.inherited)} differing passes made the same change on both sides, "
-                "up to names and numbers"
             )
         return out
 

@@ -78,7 +78,7 @@ def run_ttir_stage(
         if not dumps:
             env["MLIR_ENABLE_DUMP"] = None
         start = time.perf_counter()
-        with patched_environ(env), _stop_before_binary(), capture_fds(log):
+        with patched_environ(env), stop_before_binary(), capture_fds(log):
             try:
                 triton.compile(src, target=GPUTarget("npu", target, 0), options=dict(options))
             except Exception as exc:  # noqa: BLE001 - triton raises many kinds; all recorded
@@ -117,7 +117,7 @@ def _stop(*_args: Any) -> Any:
 
 
 @contextlib.contextmanager
-def _stop_before_binary() -> Iterator[None]:
+def stop_before_binary() -> Iterator[None]:
     """Make triton-ascend stop after `.ttadapter` for the block.
 
     Its binary step would call bishengir-compile without IR printing (twice the work on an

@@ -31,7 +31,7 @@ def _root_rules() -> list[tuple[str, _TokenType]]:
     return [(rule["regex"], string_to_tokentype(rule["token"])) for rule in load_grammar()["rules"]]
 
 
-class MLIRLexer(RegexLexer):  # type: ignore[misc]
+class MLIRLexer(RegexLexer):
     """MLIR (and MLIR-like IR dumps: TTIR, TTGIR, HIVM) from the shared viewer grammar.
 
     Every input round-trips: the grammar's last rule takes any single character, so no

@@ -6,7 +6,8 @@ import re
 
 __all__ = ["strip_loc"]
 
-_LOC_START = re.compile(r"\s*(?<![\w#$.])loc\(")
+# `loc(` that is no part of a longer name (`myloc(`, `@loc(`, `%loc(`), with the blanks before it
+_LOC_START = re.compile(r"[ \t]*(?<![A-Za-z0-9_#$.@%^])loc\(")
 
 
 def strip_loc(line: str) -> str:
@@ -17,6 +18,8 @@ def strip_loc(line: str) -> str:
         if m.start() < pos:
             continue  # a loc( nested inside one already removed
         close = _matching_paren(line, m.end() - 1)
+        if close < 0:
+            break  # unbalanced (a cut line): the rest stays as it is
         out.append(line[pos : m.start()])
         pos = close + 1
     out.append(line[pos:])
@@ -24,7 +27,7 @@ def strip_loc(line: str) -> str:
 
 
 def _matching_paren(line: str, open_at: int) -> int:
-    """Index of the `)` closing the `(` at `open_at` (end of line if unbalanced)."""
+    """Index of the `)` closing the `(` at `open_at`, -1 if unbalanced."""
     depth, in_str, j = 0, False, open_at
     while j < len(line):
         c = line[j]
@@ -42,4 +45,4 @@ def _matching_paren(line: str, open_at: int) -> int:
             if depth == 0:
                 return j
         j += 1
-    return len(line) - 1
+    return -1

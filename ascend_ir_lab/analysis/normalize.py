@@ -9,9 +9,12 @@ from dataclasses import dataclass
 
 from ascend_ir_lab.analysis.loc_strip import strip_loc
 
-_LOC_ALIAS = re.compile(r"^#loc\d*\s*=\s*loc\(")
-_SSA = re.compile(r"%[\w$.-]+(?=[^\w$.-]|$)")
-_BLOCK = re.compile(r"\^[\w$.-]+")
+__all__ = ["Normalization", "normalize_lines", "strip_loc"]
+
+# the same rules as the viewer's normalize.ts (tests/data/golden/normalize.json pins both)
+_LOC_ALIAS = re.compile(r"^\s*#loc[A-Za-z0-9_$.-]*\s*=\s*loc\(")
+_SSA = re.compile(r"%[A-Za-z0-9_$.-]+")
+_BLOCK = re.compile(r"\^[A-Za-z0-9_$.-]+")
 _SPACE = re.compile(r"\s+")
 
 

@@ -6,28 +6,11 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-_SYNC = re.compile(
-    r"\b(?:hivm\.hir\.)?(?P<kind>set_flag|wait_flag|pipe_barrier|sync_block_set|sync_block_wait|"
-    r"sync_block|barrier_all|barrier)\b(?:\[(?P<args>[^\]]*)\])?"
-)
-# triton-distributed primitives (wait, notify, symm_at) as op names: `dist.wait`, `tdl.notify`
-_DIST = re.compile(r"\b[a-z_][\w]*\.(?P<kind>wait|notify|symm_at)\b")
-# ... and after conversion to HIVM: `hivm.hir.custom "dist.aclshmem_barrier_all"`
-_SHMEM = re.compile(r'\bhivm\.hir\.custom\s+"dist\.(?P<kind>aclshmem_\w*)"')
-
-
-def _args(text: str | None) -> tuple[str, ...]:
-    """`<PIPE_V>, <PIPE_MTE2>, %38` -> ("PIPE_V", "PIPE_MTE2", "%"): a runtime event id
-    (multi-buffering) is `%`, which pairs with any other runtime id of the same pipes."""
-    if not text:
-        return ()
-    items = (a.strip() for a in text.split(","))
-    return tuple("%" if a.startswith("%") else a.strip("<>") for a in items if a)
+from ascend_ir_lab.analysis.sync_ops import recognise
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,17 +45,9 @@ def sync_lens(lines: Sequence[str]) -> SyncLens:
     """Find the sync ops of a snapshot and pair each set_flag with its wait_flag."""
     lens = SyncLens()
     for i, line in enumerate(lines):
-        shmem = _SHMEM.search(line)
-        if shmem:
-            lens.ops.append(SyncOp(i, shmem["kind"], ()))
-            continue
-        m = _SYNC.search(line)
-        if m and ("hivm" in line or m["args"] is not None):
-            lens.ops.append(SyncOp(i, m["kind"], _args(m["args"])))
-            continue
-        d = _DIST.search(line)
-        if d and "=" in line[: d.start()] or (d and line.lstrip().startswith(d.group(0))):
-            lens.ops.append(SyncOp(i, d["kind"], ()))
+        found = recognise(line)
+        if found is not None:
+            lens.ops.append(SyncOp(i, found[0], found[1]))
     pending: dict[tuple[str, ...], list[SyncOp]] = {}
     for op in lens.ops:
         if op.kind == "set_flag":

@@ -6,13 +6,15 @@ from collections.abc import Iterable
 
 from ascend_ir_lab.analysis.sync_check import check_sync
 from ascend_ir_lab.analysis.sync_findings import SyncCheck
+from ascend_ir_lab.analysis.sync_ops import SYNC_ROLES, full_name
 from ascend_ir_lab.dumps import Dump, Timeline
 
 __all__ = ["SYNC_PASSES", "check_timeline", "final_hivm", "sync_targets"]
 
 SYNC_PASSES = ("hivm-graph-sync-solver", "hivm-inject-sync")
 LOWERING = "convert-hivm-to-std"
-_SYNC_TEXT = (b"hivm.hir.set_flag", b"hivm.hir.pipe_barrier", b"hivm.hir.sync_block")
+# the ops a sync pass places (a wait_flag never comes without its set_flag)
+_SYNC_TEXT = tuple(full_name(op).encode() for op, role in SYNC_ROLES.items() if role != "wait")
 
 
 def final_hivm(tl: Timeline) -> Dump | None:

@@ -87,7 +87,8 @@ def _compile(args: argparse.Namespace) -> int:
     from ascend_ir_lab.toolchains.common.kernels import parse_constexprs
     from ascend_ir_lab.toolchains.common.targets import toolchain_for
 
-    kernel, signature, constexprs = args.kernel, args.signature, {}
+    constexprs: dict[str, Any] = {}
+    kernel, signature = args.kernel, args.signature
     upstream = toolchain_for(args.target) == "triton"
     if not signature and "::" in kernel and upstream:
         args.kernel = kernel.split("::")[0]  # the upstream driver reads the COMPILE dict itself

@@ -21,7 +21,10 @@ try:
 except ImportError:  # pragma: no cover - a dependency; the fallback writes the same JSON
     import json
 
-    _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+    def _encode(value: Any) -> str:
+        return _encoder.encode(value)
 
 
 def emit(value: Any, out: IO[str] | None = None) -> None:

@@ -63,7 +63,8 @@ def register(subparsers: Any) -> None:
 
 
 def _command(args: argparse.Namespace) -> list[str]:
-    return args.command[1:] if args.command[:1] == ["--"] else args.command
+    command: list[str] = args.command
+    return command[1:] if command[:1] == ["--"] else command
 
 
 def _capture(args: argparse.Namespace) -> int:

@@ -260,8 +260,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
         norm = _norm(args) if args.normalize else None
         return _aligned_summary(a_tl, b_tl, norm, args.exit_code, noise)
     da = select(a_tl, args.a)
+    db: Dump | None
     if args.b is not None:
-        db: Dump | None = select(b_tl, args.b)
+        db = select(b_tl, args.b)
     elif b_tl is not a_tl:
         db = counterpart(a_tl, da, b_tl)
         if db is None:

@@ -82,7 +82,8 @@ def triton_compile(args: argparse.Namespace) -> int:
     python = getattr(args, "python", None) or _gpu_python()
     if python:
         return _compile_elsewhere(python, args)
-    kernel, signature, consts = args.kernel, args.signature, {}
+    consts: dict[str, Any] = {}
+    kernel, signature = args.kernel, args.signature
     if "::" not in kernel:
         kernel, file_sig, consts = tu.compile_spec(kernel)
         signature = signature or file_sig

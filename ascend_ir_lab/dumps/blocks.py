@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import mmap
+import re
 import struct
 import tempfile
 import zlib
@@ -125,7 +126,7 @@ class BlockText:
             k += 1
         return -1
 
-    def regex_find(self, pattern: Any, pos: int = 0, overlap: int = 64) -> int:
+    def regex_find(self, pattern: re.Pattern[bytes], pos: int = 0, overlap: int = 64) -> int:
         """Start of the first match of the compiled bytes `pattern` from `pos`, or -1 (a
         match is at most `overlap` bytes long when it spans two blocks)."""
         k, count = self._which(pos), len(self._starts)
@@ -350,7 +351,8 @@ def open_gzip(path: Path) -> BlockText:
     """A `.gz` log as BlockText, one streaming pass to place access points; a truncated or
     damaged stream is read as far as it goes, with a warning."""
     points: list[tuple[int, int, Any]] = []  # (output offset, input offset, inflate state)
-    size, problems = 0, []
+    size = 0
+    problems: list[str] = []
 
     def mark(at: int, d: Any) -> None:
         if not points or size - points[-1][0] >= BLOCK_BYTES:

@@ -10,7 +10,7 @@ import re
 import threading
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ascend_ir_lab.dumps.blocks import BlockText
@@ -390,7 +390,7 @@ def _kernel_function(scope: str) -> int:
 def preferred_occurrence(hits: Sequence[Dump], changed: Sequence[bool]) -> Dump:
     """What a bare pass name means: the first occurrence that changed a mix-kernel half,
     else one that changed another kernel function, else any that changed, else the first."""
-    tiers = (
+    tiers: tuple[Callable[[Dump], bool], ...] = (
         lambda d: changed[d.index] and _kernel_function(d.scope) == 2,
         lambda d: changed[d.index] and _kernel_function(d.scope) == 1,
         lambda d: changed[d.index],

@@ -13,20 +13,11 @@ from typing import Any
 
 from ascend_ir_lab.analysis.align import align
 from ascend_ir_lab.analysis.ops import Census
+from ascend_ir_lab.analysis.sync_ops import SYNC_OPS
 from ascend_ir_lab.dumps import Timeline
 from ascend_ir_lab.runs import inside, regular_file
 
 __all__ = ["SYNC_OPS", "compare_barrier_all", "recorded_verdict", "sync_counts"]
-
-SYNC_OPS = (
-    "set_flag",
-    "wait_flag",
-    "pipe_barrier",
-    "barrier",
-    "sync_block_set",
-    "sync_block_wait",
-    "sync_block",
-)
 
 
 def sync_counts(timeline: Timeline) -> dict[str, int]:

@@ -10,6 +10,7 @@ from ascend_ir_lab.dumps import Timeline
 from ascend_ir_lab.export.format import FORMAT, MIME_TYPE
 from ascend_ir_lab.export.notes import clean_notes
 from ascend_ir_lab.export.packing import is_packed, unpack_payload
+from ascend_ir_lab.export.payload_check import structure_problems
 
 __all__ = ["FORMAT", "MIME_TYPE", "build_payload", "capture_info", "validate_payload"]
 
@@ -102,7 +103,7 @@ def capture_info(run: Mapping[str, Any]) -> dict[str, Any]:
     """What the viewer's "capture passes" needs: whether this Run holds its per-pass dumps
     (false: a cheap record), and the autotune sweep it belongs to (configs, which one ran,
     which hold their passes; each config's Run by folder name)."""
-    extra = run.get("extra") if isinstance(run.get("extra"), dict) else {}
+    extra: dict[str, Any] = run["extra"] if isinstance(run.get("extra"), dict) else {}
     sweep = extra.get("autotune") if isinstance(extra.get("autotune"), dict) else None
     configs = []
     for c in (sweep or {}).get("configs") or []:
@@ -170,8 +171,19 @@ def validate_payload(payload: Mapping[str, Any]) -> list[str]:
             payload = unpack_payload(payload)
         except ValueError as e:
             return [str(e)]
+    if not isinstance(payload, Mapping):
+        return ["the payload is not a JSON object"]
     if payload.get("format") != FORMAT:
         problems.append(f"format is {payload.get('format')!r}, expected {FORMAT!r}")
+    problems += _reference_problems(payload)
+    problems += structure_problems(payload)
+    problems += _sync_check_problems(payload)
+    return problems
+
+
+def _reference_problems(payload: Mapping[str, Any]) -> list[str]:
+    """Snapshots naming lines, and Dumps naming snapshots, that do not exist (20 at most)."""
+    problems: list[str] = []
     lines = payload.get("lines") or []
     snaps = payload.get("snapshots") or []
     n_lines, n_snaps = len(lines), len(snaps)
@@ -187,7 +199,6 @@ def validate_payload(payload: Mapping[str, Any]) -> list[str]:
             problems.append(f"dump {d['i']} refers to snapshot {d['snap']}, which does not exist")
         if len(problems) > 20:
             break
-    problems += _sync_check_problems(payload)
     return problems
 
 

@@ -18,6 +18,7 @@ from ascend_ir_lab.analysis.compare import Comparison, compare
 from ascend_ir_lab.analysis.diff import unified
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
 from ascend_ir_lab.analysis.ops import Census, OpChange, lifecycle
+from ascend_ir_lab.analysis.sync_ops import CENSUS_OPS
 from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.notebook.text import IRText, Table
@@ -325,9 +326,6 @@ def lifecycle_table(name: str, op: str, changes: Sequence[OpChange]) -> Table:
     return Table(title, ["#", "stage", "count", "delta", "pass (scope)"], rows)
 
 
-SYNC_OPS = ("hivm.hir.set_flag", "hivm.hir.wait_flag", "hivm.hir.pipe_barrier")
-
-
 def summary_text(view: RunView) -> str:
     """The plain-text explorer: what a terminal shows instead of the widget."""
     tl = view.timeline
@@ -343,7 +341,9 @@ def summary_text(view: RunView) -> str:
     if tl.dumps:
         last = tl.dumps[-1]
         census = Census(tl).of(last)
-        sync = ", ".join(f"{op.rsplit('.', 1)[-1]} {census[op]}" for op in SYNC_OPS if op in census)
+        sync = ", ".join(
+            f"{op.rsplit('.', 1)[-1]} {census[op]}" for op in CENSUS_OPS if op in census
+        )
         where = f"  last: #{last.index} {last.stage}:{last.label} ({last.scope})"
         lines.append(where + (f"; {sync}" if sync else ""))
         changed = [d for d in tl.dumps if flags[d.index]]

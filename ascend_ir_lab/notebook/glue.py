@@ -7,10 +7,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from IPython.display import display
-from IPython.utils.process import arg_split
+from IPython.core.interactiveshell import InteractiveShell
 
 from ascend_ir_lab.errors import IRLabError, LaunchFailedError
+from ascend_ir_lab.notebook.ipython_api import arg_split, display, run_cell
 from ascend_ir_lab.notebook.text import ErrorPanel
 
 __all__ = ["friendly", "magic_args", "run_nested"]
@@ -43,7 +43,7 @@ def magic_args(magic: Any, line: str) -> Any:
     return magic.parser.parse_args(arg_split(line, posix=True))
 
 
-def run_nested(shell: Any, cell: str) -> Any:
+def run_nested(shell: InteractiveShell, cell: str) -> Any:
     """Run `cell` in `shell` as a normal cell would (transforms, tracebacks, display of
     values); returns its ExecutionResult. A compiled kernel the cell ends on is not shown:
     the cell's result is its Runs."""
@@ -57,7 +57,7 @@ def run_nested(shell: Any, cell: str) -> Any:
 
     sys.displayhook = display_value
     try:
-        return shell.run_cell(cell, store_history=False)
+        return run_cell(shell, cell)
     finally:
         sys.displayhook = shown
         # the nested run replaces the outer cell's result, where our return value goes

@@ -12,13 +12,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
-from IPython.core.magic_arguments import argument, magic_arguments
-from IPython.display import Markdown, display
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.core.magic import Magics, magics_class
 
 from ascend_ir_lab.errors import InputError, LaunchFailedError
 from ascend_ir_lab.notebook.explorer import RunView
 from ascend_ir_lab.notebook.glue import friendly, magic_args, run_nested
+from ascend_ir_lab.notebook.ipython_api import (
+    Markdown,
+    argument,
+    cell_magic,
+    display,
+    line_magic,
+    magic_arguments,
+)
 from ascend_ir_lab.notebook.progress import CompileProgress
 from ascend_ir_lab.notebook.resolve import Session
 from ascend_ir_lab.notebook.text import Table
@@ -32,12 +39,19 @@ def _flag(text: str) -> str:
 
 
 @magics_class
-class IRLabMagics(Magics):  # type: ignore[misc]
+class IRLabMagics(Magics):
     """The ascend-ir-lab magics; Runs made or loaded in this session are kept in `.session`."""
 
     def __init__(self, shell: Any) -> None:
         super().__init__(shell)
         self.session = Session(shell)
+
+    @property
+    def _ip(self) -> InteractiveShell:
+        """The shell the magics run in (a loaded extension always has one)."""
+        if self.shell is None:
+            raise InputError("the ascend-ir-lab magics need an IPython shell")
+        return self.shell
 
     @magic_arguments()
     @argument(
@@ -159,7 +173,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
             runs_dir=args.runs_dir,
             progress=progress,
         )
-        before = dict(self.shell.user_ns)
+        before = dict(self._ip.user_ns)
         configs = [int(c) for c in args.configs.split(",")] if args.configs else None
         with contextlib.ExitStack() as stack:
             if not args.no_virtual_npu and not npu_available():
@@ -170,7 +184,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
                     interpret=args.interpret, kernels=args.kernel, configs=configs, **settings
                 )
             )
-            outcome = run_nested(self.shell, cell)
+            outcome = run_nested(self._ip, cell)
         runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
         if args.signature:
             for fn in self.defined_kernels(args.kernel, before):
@@ -215,7 +229,7 @@ class IRLabMagics(Magics):  # type: ignore[misc]
 
     def defined_kernels(self, names: list[str] | None, before: dict[str, Any]) -> list[Any]:
         """The kernels `--kernel NAMES` names, else the one kernel the cell defined anew."""
-        ns = self.shell.user_ns
+        ns = self._ip.user_ns
         if names:
             missing = [n for n in names if n not in ns]
             if missing:

@@ -11,20 +11,19 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from IPython.core.magic import Magics, cell_magic, magics_class
-from IPython.core.magic_arguments import argument, magic_arguments
-from IPython.display import display
+from IPython.core.magic import Magics, magics_class
 
 from ascend_ir_lab.errors import CompilerError, InputError, NoDumpsError
 from ascend_ir_lab.notebook.explorer import RunView
 from ascend_ir_lab.notebook.glue import friendly, magic_args
+from ascend_ir_lab.notebook.ipython_api import argument, cell_magic, display, magic_arguments
 from ascend_ir_lab.notebook.text import ErrorPanel
 
 __all__ = ["OptMagics"]
 
 
 @magics_class
-class OptMagics(Magics):  # type: ignore[misc]
+class OptMagics(Magics):
     """`%%mlir_opt`; its Runs join the session of the other magics."""
 
     def __init__(self, shell: Any, session: Any) -> None:
@@ -54,7 +53,7 @@ class OptMagics(Magics):  # type: ignore[misc]
         The tool's failure (a pass that fails, a parse error) shows as a panel with the
         command and the diagnostics; the Run is shown all the same, up to the failing pass.
         """
-        from ascend_ir_lab.toolchains.ascend.launch import fresh_folder
+        from ascend_ir_lab.toolchains.common.launch import fresh_folder
         from ascend_ir_lab.toolchains.common.opt import find_opt_tool, run_opt
         from ascend_ir_lab.toolchains.common.run import Run
 

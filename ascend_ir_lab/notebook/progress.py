@@ -6,8 +6,7 @@ import html
 import time
 from typing import Any
 
-from IPython.display import display
-
+from ascend_ir_lab.notebook.ipython_api import display
 from ascend_ir_lab.notebook.text import ErrorPanel
 
 __all__ = ["CompileProgress"]

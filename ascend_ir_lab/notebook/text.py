@@ -19,7 +19,8 @@ class IRText(str):
     """IR or a unified diff: a str (so it can be searched, printed, split) that displays
     highlighted in HTML frontends."""
 
-    title: str
+    # the heading shown above the text; it shadows str.title() on purpose
+    title: str  # type: ignore[assignment]
     kind: str
 
     def __new__(cls, text: str, *, title: str = "", kind: str = "ir") -> IRText:

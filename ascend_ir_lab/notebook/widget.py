@@ -19,7 +19,7 @@ __all__ = ["TimelineWidget"]
 _STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
-class TimelineWidget(anywidget.AnyWidget):  # type: ignore[misc]
+class TimelineWidget(anywidget.AnyWidget):
     """Pass-timeline viewer for one payload; `notes` holds the notes made in the browser."""
 
     _esm = _STATIC / "viewer.js"
@@ -52,7 +52,7 @@ class TimelineWidget(anywidget.AnyWidget):  # type: ignore[misc]
         # through the ascend-ir-lab extension, with or without a kernel) and static HTML for
         # nbviewer, GitHub and nbconvert. The payload goes packed (gzip+base64, one string), so
         # the saved notebook grows by less than the payload's JSON, not by an indented copy.
-        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        bundle: Any = super()._repr_mimebundle_(**kwargs) or {}
         data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
         payload = self.current_payload()
         data = {**data, MIME_TYPE: pack_payload(payload), "text/html": static_html(payload)}

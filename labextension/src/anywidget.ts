@@ -1,9 +1,9 @@
 // anywidget host: the payload and the notes come from traitlets of
 // ascend_ir_lab.notebook.widget.TimelineWidget; notes made here are synced back to Python.
 
+import { type LiveModel as AnyModel, registerModel } from './live';
 import { mountViewer } from './viewer/app';
 import type { Note } from './viewer/payload';
-import { LiveModel as AnyModel, registerModel } from './live';
 
 function initialize({ model }: { model: AnyModel }): void {
   const key = model.get('key');
@@ -17,7 +17,10 @@ function render({ model, el }: { model: AnyModel; el: HTMLElement }): () => void
   const host = {
     onNotesChange(notes: Note[]): void {
       pushing = true;
-      model.set('notes', notes.map(n => ({ ...n })));
+      model.set(
+        'notes',
+        notes.map(n => ({ ...n }))
+      );
       model.save_changes();
       pushing = false;
     }

@@ -5,8 +5,8 @@
 // compartment hands the cell back to the kernel language. The switch happens inside the
 // transaction that edits the first line, so no render ever shows the stale language.
 
-import { Compartment, EditorState, Extension, Prec, Text } from '@codemirror/state';
-import { EditorExtensionRegistry, IEditorExtensionFactory } from '@jupyterlab/codemirror';
+import { Compartment, EditorState, type Extension, Prec, Text } from '@codemirror/state';
+import { EditorExtensionRegistry, type IEditorExtensionFactory } from '@jupyterlab/codemirror';
 import { mlirSupport } from './mlir';
 
 const MAGIC_LINE = /^%%mlir(?:_opt)?(?:\s|$)/;
@@ -37,8 +37,5 @@ export function mlirMagicExtension(source: string): Extension {
 /** For IEditorExtensionRegistry: active in code cells (notebook and console) only. */
 export const mlirMagicFactory: IEditorExtensionFactory = {
   name: 'ascend-ir-lab:mlir-cell-magic',
-  factory: ({ model }) =>
-    (model as { type?: unknown }).type === 'code'
-      ? EditorExtensionRegistry.createImmutableExtension(mlirMagicExtension(model.sharedModel.getSource()))
-      : null
+  factory: ({ model }) => ((model as { type?: unknown }).type === 'code' ? EditorExtensionRegistry.createImmutableExtension(mlirMagicExtension(model.sharedModel.getSource())) : null)
 };

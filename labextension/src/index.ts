@@ -9,11 +9,11 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import type { ReadonlyPartialJSONObject } from '@lumino/coreutils';
 import { Widget } from '@lumino/widgets';
-import { LiveModel, whenModel } from './live';
-import { mountAny, ViewerHandle } from './viewer/app';
+import { type LiveModel, whenModel } from './live';
+import { mountAny, type ViewerHandle } from './viewer/app';
 import { h } from './viewer/dom';
 import { noteWhere } from './viewer/notes';
-import { isPacked, MIME_TYPE, Note } from './viewer/payload';
+import { isPacked, MIME_TYPE, type Note } from './viewer/payload';
 import { shownText } from './viewer/text';
 
 // ascend_ir_lab.export.html.static_html keeps its notes between these markers.

@@ -3,8 +3,8 @@
 // coloured by JupyterLab's theme, and one per grammar rule, drawn as the class `mlir-<rule>`
 // (mlir-op, mlir-ssa, mlir-attr-alias...) so that themes and tests can name what a span is.
 
-import { HighlightStyle, LanguageSupport, StreamLanguage, StringStream, syntaxHighlighting } from '@codemirror/language';
-import { Tag, tagHighlighter, tags as t } from '@lezer/highlight';
+import { HighlightStyle, LanguageSupport, StreamLanguage, type StringStream, syntaxHighlighting } from '@codemirror/language';
+import { Tag, tags as t, tagHighlighter } from '@lezer/highlight';
 import { RULES } from './viewer/highlight';
 
 /** MIME type of MLIR text in JupyterLab's language registry and document registry. */
@@ -40,10 +40,18 @@ const MAGIC = 'magic';
 
 const ruleTags = new Map<string, Tag>([[MAGIC, Tag.define()], ...RULES.map(r => [r.name, Tag.define()] as [string, Tag])]);
 
-const tokenTable: Record<string, Tag[]> = { [MAGIC]: [t.meta, ruleTags.get(MAGIC)!] };
+function tagOf(name: string): Tag {
+  const tag = ruleTags.get(name);
+  if (tag === undefined) {
+    throw new Error(`mlir grammar: no tag for rule ${name}`);
+  }
+  return tag;
+}
+
+const tokenTable: Record<string, Tag[]> = { [MAGIC]: [t.meta, tagOf(MAGIC)] };
 for (const r of RULES) {
   const std = STANDARD[r.name];
-  tokenTable[r.name] = std ? [std, ruleTags.get(r.name)!] : [ruleTags.get(r.name)!];
+  tokenTable[r.name] = std ? [std, tagOf(r.name)] : [tagOf(r.name)];
 }
 
 const ANCHORED = new RegExp(`^(?:${RULES.map(r => `(${r.regex})`).join('|')})`);

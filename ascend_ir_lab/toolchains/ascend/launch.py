@@ -171,8 +171,8 @@ class LaunchCapture(Capture):
         configs = self.sweeps[kernel]
         chosen = next((c["index"] for c in configs if c.get("_key") == key), None)
         for c in configs:
-            c["run"] = str(self._compiled[c["_key"]].path) if c["_key"] in self._compiled else None
             target = self._compiled.get(c["_key"])
+            c["run"] = str(target.path) if isinstance(target, Run) else None
             c["passes_captured"] = isinstance(target, Run) and target.passes_captured
         shown = [{k: v for k, v in c.items() if not k.startswith("_")} for c in configs]
         return update_extra(run, {"autotune": sweep_record(shown, chosen, timed=False)})
@@ -363,11 +363,11 @@ def _jit_calls_interpreted(made: list[Any]) -> Iterator[None]:
         return helpers[id(self)](*args, **kwargs)
 
     original = JITFunction.__call__
-    JITFunction.__call__ = call  # type: ignore[method-assign]
+    JITFunction.__call__ = call
     try:
         yield
     finally:
-        JITFunction.__call__ = original  # type: ignore[method-assign]
+        JITFunction.__call__ = original
 
 
 @contextlib.contextmanager
@@ -406,12 +406,12 @@ def _interpreter_fixed() -> Iterator[None]:
         return interpreter.TensorHandle(out, lhs.dtype.scalar)
 
     interpreter._patch_lang_tensor = patch
-    builder.cast_impl, builder.binary_op = cast_impl, binary_op  # type: ignore[method-assign]
+    builder.cast_impl, builder.binary_op = cast_impl, binary_op
     try:
         yield
     finally:
         interpreter._patch_lang_tensor = original_patch
-        builder.cast_impl, builder.binary_op = original_cast, original_binary  # type: ignore[method-assign]
+        builder.cast_impl, builder.binary_op = original_cast, original_binary
 
 
 def _is_bf16(dtype: Any) -> bool:
@@ -498,11 +498,11 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
             return [float(math.prod(grid))]
         return [float(self.configs.index(config))]
 
-    Autotuner._bench, Autotuner.__init__ = bench, init  # type: ignore[method-assign]
+    Autotuner._bench, Autotuner.__init__ = bench, init
     try:
         yield
     finally:
-        Autotuner._bench, Autotuner.__init__ = original, original_init  # type: ignore[method-assign]
+        Autotuner._bench, Autotuner.__init__ = original, original_init
 
 
 def _note_config(

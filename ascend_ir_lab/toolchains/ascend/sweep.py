@@ -137,11 +137,11 @@ def _autotune_defined_offline() -> Iterator[None]:
         kwargs["do_bench"] = kwargs.get("do_bench") or no_device_to_time
         original(self, *args, **kwargs)
 
-    Autotuner.__init__ = init  # type: ignore[method-assign]
+    Autotuner.__init__ = init
     try:
         yield
     finally:
-        Autotuner.__init__ = original  # type: ignore[method-assign]
+        Autotuner.__init__ = original
 
 
 def sweep_record(

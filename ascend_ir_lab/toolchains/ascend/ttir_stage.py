@@ -135,11 +135,11 @@ def stop_before_binary() -> Iterator[None]:
         if "npubin" in stages:
             stages["npubin"] = _stop
 
-    AscendBackend.add_stages = add_stages  # type: ignore[method-assign]
+    AscendBackend.add_stages = add_stages
     try:
         yield
     finally:
-        AscendBackend.add_stages = original  # type: ignore[method-assign]
+        AscendBackend.add_stages = original
 
 
 def _collect(cache: Path, out_dir: Path) -> dict[str, Path]:

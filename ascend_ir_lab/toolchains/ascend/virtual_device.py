@@ -79,6 +79,9 @@ class Event:
         return (end._at - self._at) * 1000.0
 
 
+_Stream = Stream  # the class, for annotations inside DeviceModule (whose `Stream` is an attribute)
+
+
 class DeviceModule(types.ModuleType):
     """`torch.npu` (and `torch_npu.npu`) of the virtual NPU: one device, index 0."""
 
@@ -128,7 +131,7 @@ class DeviceModule(types.ModuleType):
     def synchronize(self, _device: Any = None) -> None:
         """Nothing to wait for: CPU work is done when it returns."""
 
-    def current_stream(self, _device: Any = None) -> Stream:
+    def current_stream(self, _device: Any = None) -> _Stream:
         """The one stream."""
         return self._stream
 

@@ -146,7 +146,7 @@ def driver_answering(target: str, device: Any) -> Iterator[VirtualDriver]:
 
     before = driver.active
     virtual = VirtualDriver(target, device)
-    driver.set_active(virtual)  # type: ignore[arg-type]
+    driver.set_active(virtual)
     try:
         yield virtual
     finally:

@@ -77,7 +77,7 @@ def _cpu(value: Any) -> Any:
 def _device_mode() -> Any:
     from torch.overrides import TorchFunctionMode
 
-    class CPUForNPU(TorchFunctionMode):  # type: ignore[misc]
+    class CPUForNPU(TorchFunctionMode):
         """Every `device` that names the NPU becomes the CPU."""
 
         def __torch_function__(
@@ -136,7 +136,9 @@ def _rename_backend() -> None:
             f"the virtual NPU needs torch's privateuse1 backend, already named {name!r} in this "
             "process: run with --no-virtual-npu, or in a fresh process"
         )
-    torch.utils.rename_privateuse1_backend("npu")
+    from torch.utils.backend_registration import rename_privateuse1_backend
+
+    rename_privateuse1_backend("npu")
 
 
 @contextlib.contextmanager
@@ -150,7 +152,9 @@ def _tensor_methods() -> Iterator[None]:
     if hasattr(torch.Tensor, "npu"):
         yield  # someone else's methods: theirs to keep
         return
-    torch.utils.generate_methods_for_privateuse1_backend(for_storage=False)
+    from torch.utils.backend_registration import generate_methods_for_privateuse1_backend
+
+    generate_methods_for_privateuse1_backend(for_storage=False)
     try:
         yield
     finally:
@@ -169,7 +173,7 @@ def _device_module(device: DeviceModule) -> Iterator[None]:
             "torch.npu is already registered (a real torch_npu?): run with --no-virtual-npu"
         )
     before = sys.modules.get("torch.npu")
-    torch._register_device_module("npu", device)
+    torch._register_device_module("npu", device)  # type: ignore[no-untyped-call]  # unannotated in torch
     try:
         yield
     finally:

@@ -190,7 +190,7 @@ def search_entries(
     found = _in_processes(work, jobs) if jobs > 1 and len(work) >= _PARALLEL_FROM else None
     if found is None:
         found = [_search_folder(w) for w in work]
-    hits = []
+    hits: list[SearchHit] = []
     for entry, matches in zip(entries, found, strict=True):
         hits.extend(SearchHit(entry, *m) for m in matches)
     return hits

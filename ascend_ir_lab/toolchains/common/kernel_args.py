@@ -97,9 +97,9 @@ def launches_taken_over(on_launch: OnLaunch) -> Iterator[None]:
         return on_launch(self, original, args, kwargs)
 
     _TAKEN_OVER.append(original)
-    JITFunction.run = run  # type: ignore[method-assign]
+    JITFunction.run = run
     try:
         yield
     finally:
-        JITFunction.run = original  # type: ignore[method-assign]
+        JITFunction.run = original
         _TAKEN_OVER.remove(original)

@@ -70,8 +70,8 @@ def log_tail(path: Path, lines: int = 20, max_bytes: int = 64 * 1024) -> str:
     path = stored_log(path)
     try:
         if path.suffix == ".zst":
-            text = open_zstd(path)
-            data = bytes(text[max(0, len(text) - max_bytes) :])
+            blocks = open_zstd(path)
+            data = bytes(blocks[max(0, len(blocks) - max_bytes) :])
         else:
             with open(path, "rb") as fh:
                 fh.seek(0, os.SEEK_END)

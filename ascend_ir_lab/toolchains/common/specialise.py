@@ -80,13 +80,13 @@ class Specialisation:
         )
 
     def _name(self, key: Any) -> str:
-        names = [p.name for p in self.params]
+        names: list[str] = [p.name for p in self.params]
         if isinstance(key, str):
             return key
         if isinstance(key, int):
             return names[key]
         head, *rest = key
-        return names[head] + "".join(f"[{i}]" for i in rest)
+        return names[int(head)] + "".join(f"[{i}]" for i in rest)
 
 
 def _freeze(mapping: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:

@@ -114,7 +114,7 @@ class StageRecorder:
     def _record(
         self, name: str, log: Path, artifact: Path | None, start: float, returncode: int
     ) -> None:
-        record = {
+        record: dict[str, object] = {
             "name": name,
             "log": self.writer.relative(log),
             "artifact": self.writer.relative(artifact),

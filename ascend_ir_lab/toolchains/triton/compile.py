@@ -138,13 +138,16 @@ def capture(
     launch = device is not None and target in (None, device) and not host_args(args)
     target = target or device or "cuda:90"
     spec = specialised(fn, triton_run(), args, kwargs, gpu_target(target))
-    settings = dict(target=target, name=name, out=out, llvm_dumps=llvm_dumps, timings=timings)
     if not launch:
         why = "no GPU on this host" if device is None else f"arguments on the host or {device}"
-        return compile_specialised(fn, spec, grid, args, kwargs, reason=why, **settings)[0]
+        return compile_specialised(
+            fn, spec, grid, args, kwargs, reason=why,
+            target=target, name=name, out=out, llvm_dumps=llvm_dumps, timings=timings,
+        )[0]  # fmt: skip
     run, _ = record_launch(
-        fn, spec, grid, args, kwargs, lambda: fn[grid](*args, **kwargs), **settings
-    )
+        fn, spec, grid, args, kwargs, lambda: fn[grid](*args, **kwargs),
+        target=target, name=name, out=out, llvm_dumps=llvm_dumps, timings=timings,
+    )  # fmt: skip
     return run
 
 

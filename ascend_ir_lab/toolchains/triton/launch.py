@@ -304,11 +304,11 @@ def _benchmarks_bare(capture: UpstreamCapture) -> Iterator[None]:
             capture._benching -= 1
             capture._tuners[kernel_name(self.base_fn)] = self
 
-    Autotuner._bench = bench  # type: ignore[method-assign]
+    Autotuner._bench = bench
     try:
         yield
     finally:
-        Autotuner._bench = original  # type: ignore[method-assign]
+        Autotuner._bench = original
 
 
 def timed_sweep(tuner: Any) -> dict[str, Any]:

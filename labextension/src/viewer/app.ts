@@ -2,13 +2,13 @@
 
 import { append, button, checkbox, clear, h } from './dom';
 import { helpOverlay } from './help';
-import { Decorations, IRPane } from './irpane';
-import { formatMs, Model, passLabel, VIEW_MODES, ViewMode } from './model';
+import { type Decorations, IRPane } from './irpane';
+import { formatMs, Model, passLabel, VIEW_MODES, type ViewMode } from './model';
 import { NotesPanel } from './notes';
 import { PassList } from './passlist';
-import { checkNotes, Dump, isPacked, Note, PayloadError, SyncFinding, unpackPayload, validatePayload } from './payload';
-import { ArrayRows, Cell, RowSet } from './rows';
-import { Matcher } from './search';
+import { checkNotes, type Dump, isPacked, type Note, PayloadError, type SyncFinding, unpackPayload, validatePayload } from './payload';
+import { ArrayRows, type Cell, type RowSet } from './rows';
+import type { Matcher } from './search';
 import { SearchPanel } from './searchpanel';
 import { SourcePanel } from './sourcepanel';
 import { Strip } from './strip';
@@ -51,8 +51,15 @@ class Viewer {
   /** Row of the sync op or finding last stepped to (-1: none yet). */
   private syncRow = -1;
 
-  constructor(private readonly model: Model, private readonly host: ViewerHost) {
-    this.strip = new Strip(model, i => this.go(i), first => this.expand(first));
+  constructor(
+    private readonly model: Model,
+    private readonly host: ViewerHost
+  ) {
+    this.strip = new Strip(
+      model,
+      i => this.go(i),
+      first => this.expand(first)
+    );
     this.passes = new PassList(model, { onPick: i => this.go(i), onExpand: first => this.expand(first) });
     this.gotoBox = h('input', { cls: 'air-goto', placeholder: 'go to pass (g)', aria: { label: 'go to pass by name or index' } });
     this.gotoBox.addEventListener('keydown', ev => this.onGotoKey(ev));
@@ -81,14 +88,22 @@ class Viewer {
   private layout(): void {
     const { p } = this.model;
     const meta = [p.meta.target, p.meta.toolchain].filter(x => typeof x === 'string').join(' · ');
-    const header = h('div', { cls: 'air-header' },
+    const header = h(
+      'div',
+      { cls: 'air-header' },
       h('span', { cls: 'air-title', title: shownText(p.title) }, shownText(p.title)),
       h('span', { cls: 'air-meta' }, `${meta}${meta ? ' · ' : ''}${p.dumps.length} dumps, ${p.stages.length} stages`),
-      button('?', 'keyboard shortcuts (?)', () => this.toggleHelp(), 'air-help-btn'));
+      button('?', 'keyboard shortcuts (?)', () => this.toggleHelp(), 'air-help-btn')
+    );
     const failure = this.failureHeader();
     const warnings = p.warnings.length ? h('div', { cls: 'air-warnings' }, ...p.warnings.map(w => h('div', null, `⚠ ${shownText(w)}`))) : null;
-    const main = h('div', { cls: 'air-main' }, this.passes.node, p.source ? this.source.node : null,
-      h('div', { cls: 'air-center' }, this.info, this.syncInfo, this.pane.labels, this.pane.list.node, this.pane.hscroll));
+    const main = h(
+      'div',
+      { cls: 'air-main' },
+      this.passes.node,
+      p.source ? this.source.node : null,
+      h('div', { cls: 'air-center' }, this.info, this.syncInfo, this.pane.labels, this.pane.list.node, this.pane.hscroll)
+    );
     this.root.append(header, ...(failure ? [failure] : []), ...(warnings ? [warnings] : []), this.toolbar(), this.strip.node, this.search.node, main, this.notes.node);
   }
 
@@ -127,24 +142,34 @@ class Viewer {
   }
 
   private toolbar(): HTMLElement {
-    const scope = h('select', { cls: 'air-scope', aria: { label: 'scope' } }, h('option', { value: '' }, 'all scopes'),
-      ...this.model.scopes().map(s => h('option', { value: s }, s)));
+    const scope = h('select', { cls: 'air-scope', aria: { label: 'scope' } }, h('option', { value: '' }, 'all scopes'), ...this.model.scopes().map(s => h('option', { value: s }, s)));
     scope.addEventListener('change', () => this.refilter(() => (this.model.scope = scope.value)));
     const filter = h('input', { cls: 'air-filter', type: 'search', placeholder: 'filter (fuzzy)', aria: { label: 'pass filter (fuzzy)' } });
     filter.addEventListener('input', () => this.refilter(() => (this.model.filter = filter.value)));
     for (const v of VIEW_MODES) {
-      this.viewButtons.set(v, button(VIEW_NAMES[v], `view: ${VIEW_NAMES[v]} (d)`, () => this.setView(v), 'air-view'));
+      this.viewButtons.set(
+        v,
+        button(VIEW_NAMES[v], `view: ${VIEW_NAMES[v]} (d)`, () => this.setView(v), 'air-view')
+      );
     }
     const listButton = button('☰ Passes', 'show / hide the pass list (l)', () => this.toggleList(), 'air-list-btn air-on');
     listButton.setAttribute('aria-pressed', 'true');
-    return h('div', { cls: 'air-toolbar', role: 'toolbar', aria: { label: 'view options' } }, listButton, scope, filter, this.gotoBox, this.gotoInfo,
+    return h(
+      'div',
+      { cls: 'air-toolbar', role: 'toolbar', aria: { label: 'view options' } },
+      listButton,
+      scope,
+      filter,
+      this.gotoBox,
+      this.gotoInfo,
       checkbox('hide unchanged', 'hide passes that changed nothing', false, on => this.refilter(() => (this.model.hideUnchanged = on))),
       checkbox('collapse cse', 'collapse consecutive canonicalize/cse/dce passes into one entry', false, on => this.refilter(() => (this.model.collapseCleanup = on))),
       h('span', { cls: 'air-views' }, ...this.viewButtons.values()),
       checkbox('no locs', 'drop #loc lines and loc(...) in every view', false, on => this.renorm(() => (this.model.norm = { ...this.model.norm, dropLoc: on }))),
       checkbox('diff locs', 'show loc(...) in the diff views too (hidden there by default; hover a line to see it)', false, on => this.renorm(() => (this.model.diffLocs = on))),
       checkbox('canonical SSA', 'rename %values and ^blocks in order', false, on => this.renorm(() => (this.model.norm = { ...this.model.norm, canonSsa: on }))),
-      checkbox('sync lens', 'highlight hivm sync ops, pair set_flag/wait_flag (s)', false, on => this.setSync(on)));
+      checkbox('sync lens', 'highlight hivm sync ops, pair set_flag/wait_flag (s)', false, on => this.setSync(on))
+    );
   }
 
   start(): void {
@@ -268,7 +293,7 @@ class Viewer {
     const deco = this.decorations();
     const picked = deco.srcLines;
     let top = 0;
-    if (stepped && picked && picked.size) {
+    if (stepped && picked?.size) {
       // a source line is picked: every pass opens at its ops
       top = Math.max(0, this.firstRowOf(rows, picked) - 3);
     } else if (view !== 'ir' && rows.length > 0 && rows.row(0).gap !== null) {
@@ -334,16 +359,22 @@ class Viewer {
     const order = this.model.order();
     const pos = order.indexOf(i);
     clear(this.info);
-    append(this.info,
+    append(
+      this.info,
       h('span', { cls: 'air-pos' }, `#${i} (${pos >= 0 ? pos + 1 : '–'}/${order.length})`),
       h('span', { cls: 'air-stagename' }, shownText(p.stages[d.stage].name)),
       h('span', { cls: 'air-passname', title: shownText(passLabel(d)) }, shownText(passLabel(d))),
       h('span', { cls: 'air-passfull' }, d.pass !== passLabel(d) ? `(${shownText(d.pass)})` : ''),
-      h('span', { cls: `air-phase air-phase-${d.phase}`, title: d.phase === 'before' && d.next >= 0 ? `IR printed before the pass; its output is #${d.next}, shown here` : '' }, d.phase === 'before' && d.next >= 0 ? `before → #${d.next}` : d.phase),
+      h(
+        'span',
+        { cls: `air-phase air-phase-${d.phase}`, title: d.phase === 'before' && d.next >= 0 ? `IR printed before the pass; its output is #${d.next}, shown here` : '' },
+        d.phase === 'before' && d.next >= 0 ? `before → #${d.next}` : d.phase
+      ),
       h('span', { cls: 'air-scopename', title: shownText(d.scope) }, shownText(d.scope)),
       h('span', { cls: 'air-change' }, d.changed ? change : 'unchanged'),
       h('span', { cls: 'air-lines' }, `${p.snapshots[this.model.shown(i).snap].length} lines${d.truncated ? ' (truncated)' : ''}`),
-      d.ms === null ? null : h('span', { cls: 'air-ms', title: 'time the tool reported for this pass' }, this.msText(d.stage, d.ms)));
+      d.ms === null ? null : h('span', { cls: 'air-ms', title: 'time the tool reported for this pass' }, this.msText(d.stage, d.ms))
+    );
     const msgs = this.model.messagesOf(i);
     if (msgs.length) {
       // a box of its own, a few lines high: a stage's many warnings never squeeze the IR
@@ -441,7 +472,7 @@ class Viewer {
     const deco = this.decorations();
     this.pane.redecorate(deco);
     this.source.update();
-    if (deco.srcLines && deco.srcLines.size) {
+    if (deco.srcLines?.size) {
       const lines = deco.srcLines;
       const row = this.pane.firstRowWhere(c => lines.has(c.line) && c.kind !== 'del');
       if (row >= 0) {
@@ -538,10 +569,13 @@ class Viewer {
 }
 
 function errorPanel(message: string): HTMLElement {
-  return h('div', { cls: 'air-root air-error', role: 'alert' },
+  return h(
+    'div',
+    { cls: 'air-root air-error', role: 'alert' },
     h('div', { cls: 'air-error-title' }, 'This IR timeline cannot be shown'),
     h('div', { cls: 'air-error-text' }, message),
-    h('div', { cls: 'air-error-hint' }, 'The payload failed validation; regenerate it with ascend-ir-lab of a matching version.'));
+    h('div', { cls: 'air-error-hint' }, 'The payload failed validation; regenerate it with ascend-ir-lab of a matching version.')
+  );
 }
 
 /** Validate the payload and draw the viewer into el (or an error panel if it is invalid). */

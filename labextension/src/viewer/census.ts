@@ -3,15 +3,13 @@
 // for the pass under the cursor, and a click to go there.
 
 import { clear, h, svg } from './dom';
-import { Model, passLabel } from './model';
+import { type Model, passLabel } from './model';
 import { countPerSnapshot, makeMatcher } from './search';
 import { shownText } from './text';
 
 const H = 60;
 /** At least this many slots across: a filter leaving 2 passes draws 2 thin bars, not 2 blocks. */
 const MIN_SLOTS = 40;
-/** The census a HIVM Run opens with. */
-export const HIVM_OPS = ['hivm.hir.set_flag', 'hivm.hir.wait_flag', 'hivm.hir.pipe_barrier'];
 
 interface Drawn {
   key: string;
@@ -31,7 +29,10 @@ export class Census {
   private counts: Int32Array[] = [];
   private drawn: Drawn | null = null;
 
-  constructor(private readonly model: Model, private readonly onJump: (dump: number) => void) {
+  constructor(
+    private readonly model: Model,
+    private readonly onJump: (dump: number) => void
+  ) {
     this.plot = h('div', { cls: 'air-census-plot', role: 'img', aria: { label: 'op census per pass' } });
     this.axis = h('div', { cls: 'air-census-axis' });
     this.under = h('div', { cls: 'air-census-under' });
@@ -126,7 +127,9 @@ export class Census {
       end.style.left = `${(100 * order.length) / slots}%`;
       this.under.append(h('span', { cls: 'air-axis-first' }, `#${order[0]}`), end);
     }
-    this.ops.forEach((op, j) => this.legend.appendChild(h('span', { cls: `air-legend air-legend-op${j % 4}` }, shownText(op))));
+    this.ops.forEach((op, j) => {
+      this.legend.appendChild(h('span', { cls: `air-legend air-legend-op${j % 4}` }, shownText(op)));
+    });
     this.drawn = { key, order, slots, marker };
   }
 
@@ -138,9 +141,7 @@ export class Census {
     const what = this.ops.length === 1 ? `${this.ops[0]}: ${values[0]}` : this.ops.map((op, j) => `${short(op)} ${values[j]}`).join(' · ');
     const drawn = this.drawn;
     const max = drawn ? Math.max(1, ...this.ops.flatMap((_, j) => drawn.order.map(i => this.value(j, i)))) : 0;
-    this.info.textContent = shownText(where === 'here'
-      ? `${what} here · max ${max} over ${drawn ? drawn.order.length : 0} passes`
-      : `#${dump} ${passLabel(d)}: ${what}`);
+    this.info.textContent = shownText(where === 'here' ? `${what} here · max ${max} over ${drawn ? drawn.order.length : 0} passes` : `#${dump} ${passLabel(d)}: ${what}`);
   }
 
   private pick(ev: MouseEvent, jump: boolean): void {

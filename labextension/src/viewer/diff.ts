@@ -17,11 +17,7 @@ type Ids = ArrayLike<number>;
 const MAX_D = 1200;
 const MAX_DEPTH = 8;
 
-function myers(
-  a: Ids, a0: number, a1: number,
-  b: Ids, b0: number, b1: number,
-  out: Edit[], maxD: number
-): boolean {
+function myers(a: Ids, a0: number, a1: number, b: Ids, b0: number, b1: number, out: Edit[], maxD: number): boolean {
   const n = a1 - a0;
   const m = b1 - b0;
   const max = Math.min(n + m, maxD);

@@ -46,11 +46,7 @@ function applyAttrs(el: HTMLElement, attrs: Attrs): void {
 }
 
 /** Create an element; string children become text nodes. */
-export function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Attrs | null,
-  ...children: Child[]
-): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs | null, ...children: Child[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (attrs) {
     applyAttrs(el, attrs);
@@ -83,12 +79,7 @@ export function button(label: string, title: string, onClick: () => void, cls = 
   return b;
 }
 
-export function checkbox(
-  label: string,
-  title: string,
-  checked: boolean,
-  onChange: (on: boolean) => void
-): HTMLLabelElement {
+export function checkbox(label: string, title: string, checked: boolean, onChange: (on: boolean) => void): HTMLLabelElement {
   const box = h('input', { type: 'checkbox' });
   box.checked = checked;
   box.addEventListener('change', () => onChange(box.checked));

@@ -21,10 +21,16 @@ export function helpOverlay(onClose: () => void): HTMLElement {
   const close = h('button', { cls: 'air-btn', type: 'button' }, 'Close');
   close.addEventListener('click', onClose);
   const rows = KEYS.map(([k, what]) => h('tr', null, h('td', null, h('kbd', null, k)), h('td', null, what)));
-  return h('div', { cls: 'air-help', role: 'dialog', aria: { label: 'keyboard shortcuts' } },
-    h('div', { cls: 'air-help-box' },
+  return h(
+    'div',
+    { cls: 'air-help', role: 'dialog', aria: { label: 'keyboard shortcuts' } },
+    h(
+      'div',
+      { cls: 'air-help-box' },
       h('div', { cls: 'air-help-title' }, 'Keyboard shortcuts'),
       h('table', null, h('tbody', null, ...rows)),
       h('p', null, 'Click a line number to attach a note to that line.'),
-      close));
+      close
+    )
+  );
 }

@@ -1,5 +1,6 @@
 // Public surface of the viewer shared by the three hosts.
-export { mountAny, mountViewer } from './app';
+
 export type { ViewerHandle, ViewerHost } from './app';
-export { MIME_TYPE, isPacked, unpackPayload, validatePayload, PayloadError } from './payload';
+export { mountAny, mountViewer } from './app';
 export type { Note, Payload } from './payload';
+export { isPacked, MIME_TYPE, PayloadError, unpackPayload, validatePayload } from './payload';

@@ -3,10 +3,11 @@
 
 import { h } from './dom';
 import { renderHighlighted } from './highlight';
-import { ArrayRows, Cell, marksOf, RowSet } from './rows';
-import { Matcher } from './search';
-import { SyncFinding } from './payload';
-import { SyncMark } from './sync';
+import type { SyncFinding } from './payload';
+import { ArrayRows, type Cell, marksOf, type RowSet } from './rows';
+import type { Matcher } from './search';
+import type { SyncMark } from './sync';
+import { pipeColour } from './syncops';
 import { shownText } from './text';
 import { VirtualList } from './vlist';
 
@@ -49,13 +50,17 @@ export class IRPane {
     this.hinner = h('div', { cls: 'air-hinner' });
     this.hscroll = h('div', { cls: 'air-hscroll', aria: { label: 'scroll the IR sideways' } }, this.hinner);
     this.hscroll.addEventListener('scroll', () => this.list.node.style.setProperty('--air-hx', `${this.hscroll.scrollLeft}px`));
-    this.list.node.addEventListener('wheel', ev => {
-      const dx = ev.deltaX !== 0 ? ev.deltaX : ev.shiftKey ? ev.deltaY : 0;
-      if (dx !== 0) {
-        ev.preventDefault();
-        this.hscroll.scrollLeft += dx;
-      }
-    }, { passive: false });
+    this.list.node.addEventListener(
+      'wheel',
+      ev => {
+        const dx = ev.deltaX !== 0 ? ev.deltaX : ev.shiftKey ? ev.deltaY : 0;
+        if (dx !== 0) {
+          ev.preventDefault();
+          this.hscroll.scrollLeft += dx;
+        }
+      },
+      { passive: false }
+    );
     this.labels = h('div', { cls: 'air-difflabels' });
   }
 
@@ -68,9 +73,7 @@ export class IRPane {
     }
     this.labels.classList.remove('air-hidden');
     this.labels.classList.toggle('air-split', split);
-    this.labels.append(
-      h('span', { cls: 'air-label-left', title: left ?? '' }, `− ${left ?? 'nothing before'}`),
-      h('span', { cls: 'air-label-right', title: right ?? '' }, `+ ${right ?? ''}`));
+    this.labels.append(h('span', { cls: 'air-label-left', title: left ?? '' }, `− ${left ?? 'nothing before'}`), h('span', { cls: 'air-label-right', title: right ?? '' }, `+ ${right ?? ''}`));
   }
 
   /** The scroll range of the longest line; drawn rows are moved by CSS, never re-rendered. */
@@ -101,7 +104,12 @@ export class IRPane {
     }
     this.deco = deco;
     this.sizeScroll(rows, split);
-    this.list.set(rows.length, i => this.renderRow(i), i => this.rowKey(i), top);
+    this.list.set(
+      rows.length,
+      i => this.renderRow(i),
+      i => this.rowKey(i),
+      top
+    );
   }
 
   redecorate(deco: Decorations): void {
@@ -179,10 +187,10 @@ export class IRPane {
     if (found) {
       k += `f${found.map(f => `${f.severity}:${f.message}`).join('|')}`;
     }
-    if (matcher && matcher.test(c.text)) {
+    if (matcher?.test(c.text)) {
       k += 'm';
     }
-    if (srcLines && srcLines.has(c.line)) {
+    if (srcLines?.has(c.line)) {
       k += 's';
     }
     const note = noted.get(c.line);
@@ -240,17 +248,17 @@ export class IRPane {
 
   private decorate(el: HTMLElement, c: Cell): void {
     const { matcher, sync, srcLines, noted, findings } = this.deco;
-    if (matcher && matcher.test(c.text)) {
+    if (matcher?.test(c.text)) {
       el.classList.add('air-match');
     }
     const found = findings?.get(c.line);
-    if (found && found.length) {
+    if (found?.length) {
       const worst = found.some(f => f.severity === 'definite') ? 'definite' : 'possible';
       el.classList.add('air-finding', `air-finding-${worst}`);
       const text = found.map(f => `${f.severity}: ${f.kind ? `${f.kind}: ` : ''}${f.message}`).join('\n');
       el.insertBefore(h('span', { cls: 'air-finding-mark', title: shownText(text), aria: { label: shownText(text) } }, worst === 'definite' ? '✗' : '?'), el.lastChild);
     }
-    if (srcLines && srcLines.has(c.line)) {
+    if (srcLines?.has(c.line)) {
       el.classList.add('air-src');
     }
     const note = noted.get(c.line);
@@ -263,12 +271,15 @@ export class IRPane {
       el.classList.add('air-sync', `air-sync-${mark.kind}`);
       if (mark.pipe) {
         el.classList.add(`air-pipe-${mark.pipe.toLowerCase()}`);
+        el.style.setProperty('--air-pipe', pipeColour(mark.pipe));
       }
       const flag = mark.kind === 'set_flag' || mark.kind === 'wait_flag';
       const label = mark.pair ? `${mark.kind === 'wait_flag' ? '→' : '←'}${mark.pair}` : flag ? '!' : '·';
       const title = mark.pair
         ? `${mark.kind} #${mark.pair}${mark.pipe ? ` on ${mark.pipe}` : ''}: click to go to its ${mark.kind === 'wait_flag' ? 'set_flag' : 'wait_flag'}`
-        : flag ? `${mark.kind} with no partner in this IR (loop-carried or runtime event ids pair across iterations)` : mark.kind;
+        : flag
+          ? `${mark.kind} with no partner in this IR (loop-carried or runtime event ids pair across iterations)`
+          : mark.kind;
       const badge = h('span', { cls: mark.pair ? 'air-pair' : flag ? 'air-pair air-unpaired' : 'air-pair air-syncop', title, aria: { label: title } }, label);
       if (mark.partner >= 0) {
         badge.addEventListener('click', () => this.events.onJumpRow(Math.max(0, this.rows.rowOfNo(mark.partner))));

@@ -1,9 +1,9 @@
 // Viewer state that does not touch the DOM: filters, navigation order, cached snapshot views.
 
-import { diffIds, Edit } from './diff';
-import { LineTable, normalizeSnapshot, NormFlags, SnapView } from './normalize';
-import { Dump, Message, Note, Payload } from './payload';
-import { addedMask, ArrayRows, countChanges, diffRows, IrRows, RowSet } from './rows';
+import { diffIds, type Edit } from './diff';
+import { LineTable, type NormFlags, normalizeSnapshot, type SnapView } from './normalize';
+import type { Dump, Message, Note, Payload } from './payload';
+import { ArrayRows, addedMask, countChanges, diffRows, IrRows, type RowSet } from './rows';
 
 /** What a pass changed, computed once per (previous snapshot, snapshot, normalisation). */
 export interface DiffEntry {
@@ -44,17 +44,21 @@ export function passLabel(d: Dump): string {
  */
 export function fuzzyMatch(query: string, text: string): boolean {
   const t = text.toLowerCase();
-  return query.toLowerCase().split(/\s+/).filter(w => w !== '').every(w => {
-    let at = 0;
-    for (const ch of w) {
-      at = t.indexOf(ch, at);
-      if (at < 0) {
-        return false;
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(w => w !== '')
+    .every(w => {
+      let at = 0;
+      for (const ch of w) {
+        at = t.indexOf(ch, at);
+        if (at < 0) {
+          return false;
+        }
+        at++;
       }
-      at++;
-    }
-    return true;
-  });
+      return true;
+    });
 }
 
 /** A shown entry of the pass list and strip: one dump, or a collapsed run of cleanup passes. */
@@ -140,9 +144,7 @@ export class Model {
     if (this.orderCache === null) {
       const f = this.filter.trim();
       this.orderCache = this.p.dumps
-        .filter(d => (this.scope === '' || d.scope === this.scope)
-          && (!this.hideUnchanged || d.changed || d.phase === 'failed')
-          && (f === '' || fuzzyMatch(f, d.arg) || fuzzyMatch(f, d.pass)))
+        .filter(d => (this.scope === '' || d.scope === this.scope) && (!this.hideUnchanged || d.changed || d.phase === 'failed') && (f === '' || fuzzyMatch(f, d.arg) || fuzzyMatch(f, d.pass)))
         .map(d => d.i);
     }
     return this.orderCache;
@@ -182,12 +184,14 @@ export class Model {
       return null;
     }
     const order = this.order();
-    const start = Math.max(0, order.findIndex(i => i > this.cur));
+    const start = Math.max(
+      0,
+      order.findIndex(i => i > this.cur)
+    );
     const ring = [...order.slice(start), ...order.slice(0, start)];
     const low = q.toLowerCase();
     const named = (d: Dump): string => `${d.arg} ${d.pass}`.toLowerCase();
-    const hit = ring.find(i => named(this.p.dumps[i]).includes(low))
-      ?? ring.find(i => fuzzyMatch(q, this.p.dumps[i].arg) || fuzzyMatch(q, this.p.dumps[i].pass));
+    const hit = ring.find(i => named(this.p.dumps[i]).includes(low)) ?? ring.find(i => fuzzyMatch(q, this.p.dumps[i].arg) || fuzzyMatch(q, this.p.dumps[i].pass));
     return hit ?? null;
   }
 
@@ -295,9 +299,8 @@ export class Model {
     const diff = this.currentDiff();
     let rows = diff.rows.get(this.view);
     if (!rows) {
-      rows = this.view === 'ir'
-        ? new IrRows(addedMask(diff.edits, diff.cur.ids.length), diff.cur, this.table)
-        : new ArrayRows(diffRows(diff.edits, diff.prev, diff.cur, this.table, this.view === 'split'));
+      rows =
+        this.view === 'ir' ? new IrRows(addedMask(diff.edits, diff.cur.ids.length), diff.cur, this.table) : new ArrayRows(diffRows(diff.edits, diff.prev, diff.cur, this.table, this.view === 'split'));
       diff.rows.set(this.view, rows);
     }
     return { diff, rows };

@@ -1,5 +1,5 @@
 // Normalisation of snapshots before display and diff: drop location lines and `loc(...)`
-// suffixes, rename SSA values and blocks canonically (%0.., ^bb0..) in order of appearance.
+// suffixes, rename SSA values and blocks canonically (%v0.., ^bb0..) in order of appearance.
 
 export interface NormFlags {
   dropLoc: boolean;
@@ -43,29 +43,31 @@ export class LineTable {
   }
 }
 
-const LOC_LINE = /^\s*#loc[A-Za-z0-9_$.\-]*\s*=/;
+// the same rules as ascend_ir_lab.analysis.normalize (tests/data/golden/normalize.json pins both)
+const LOC_LINE = /^\s*#loc[A-Za-z0-9_$.-]*\s*=\s*loc\(/;
+/** `loc(` that is no part of a longer name (`myloc(`, `@loc(`, `%loc(`), with the blanks before it. */
+const LOC_START = /[ \t]*(?<![A-Za-z0-9_#$.@%^])loc\(/g;
 
 /** Remove every ` loc(...)` (balanced parentheses, strings respected) from a line. */
 export function stripLoc(line: string): string {
-  let at = line.indexOf('loc(');
-  while (at >= 0) {
-    const prevChar = at > 0 ? line[at - 1] : ' ';
-    if (/[A-Za-z0-9_.]/.test(prevChar)) {
-      at = line.indexOf('loc(', at + 4);
-      continue;
-    }
-    const end = closingParen(line, at + 3);
-    if (end < 0) {
-      return line;
-    }
-    let start = at;
-    while (start > 0 && line[start - 1] === ' ') {
-      start--;
-    }
-    line = line.slice(0, start) + line.slice(end + 1);
-    at = line.indexOf('loc(', start);
+  if (!line.includes('loc(')) {
+    return line;
   }
-  return line;
+  let out = '';
+  let pos = 0;
+  for (const m of line.matchAll(LOC_START)) {
+    const start = m.index ?? 0;
+    if (start < pos) {
+      continue; // a loc( nested inside one already removed
+    }
+    const close = closingParen(line, start + m[0].length - 1);
+    if (close < 0) {
+      break; // unbalanced (a cut line): the rest stays as it is
+    }
+    out += line.slice(pos, start);
+    pos = close + 1;
+  }
+  return out + line.slice(pos);
 }
 
 function closingParen(s: string, open: number): number {
@@ -90,7 +92,7 @@ function closingParen(s: string, open: number): number {
   return -1;
 }
 
-const SSA = /%[A-Za-z0-9_$.\-]+|\^[A-Za-z0-9_$.\-]+/g;
+const SSA = /%[A-Za-z0-9_$.-]+|\^[A-Za-z0-9_$.-]+/g;
 
 function canonRenamer(): (line: string) => string {
   const values = new Map<string, string>();
@@ -100,7 +102,7 @@ function canonRenamer(): (line: string) => string {
       const table = name[0] === '%' ? values : blocks;
       let to = table.get(name);
       if (to === undefined) {
-        to = (name[0] === '%' ? '%' : '^bb') + table.size;
+        to = (name[0] === '%' ? '%v' : '^bb') + table.size;
         table.set(name, to);
       }
       return to;

@@ -1,8 +1,8 @@
 // Notes on a pass or on a line of a pass: listed per pass, added in place, exported as JSON.
 
 import { button, clear, h } from './dom';
-import { Model, passLabel } from './model';
-import { Note } from './payload';
+import { type Model, passLabel } from './model';
+import type { Note } from './payload';
 import { appendVisible, shownText } from './text';
 
 function visible(el: HTMLElement, text: string): HTMLElement {
@@ -35,15 +35,25 @@ export class NotesPanel {
   private readonly list: HTMLDivElement;
   private readonly form: HTMLDivElement;
 
-  constructor(private readonly model: Model, private readonly events: NoteEvents) {
+  constructor(
+    private readonly model: Model,
+    private readonly events: NoteEvents
+  ) {
     this.list = h('div', { cls: 'air-notes-list' });
     this.form = h('div', { cls: 'air-note-form' });
-    this.node = h('div', { cls: 'air-notes' },
-      h('div', { cls: 'air-row-tools' },
+    this.node = h(
+      'div',
+      { cls: 'air-notes' },
+      h(
+        'div',
+        { cls: 'air-row-tools' },
         h('span', { cls: 'air-panel-title' }, 'Notes'),
         button('+ Note', 'attach a note to this pass', () => this.openForm(null)),
-        button('Export notes', 'download every note as JSON', () => this.exportNotes())),
-      this.form, this.list);
+        button('Export notes', 'download every note as JSON', () => this.exportNotes())
+      ),
+      this.form,
+      this.list
+    );
   }
 
   update(): void {
@@ -52,9 +62,7 @@ export class NotesPanel {
     const others = this.model.notes.length - mine.length;
     for (const n of mine) {
       const del = button('×', 'delete this note', () => this.remove(n.id), 'air-note-del');
-      this.list.appendChild(h('div', { cls: 'air-note' },
-        h('span', { cls: 'air-note-where' }, noteWhere(n)),
-        visible(h('span', { cls: 'air-note-text' }), n.text), del));
+      this.list.appendChild(h('div', { cls: 'air-note' }, h('span', { cls: 'air-note-where' }, noteWhere(n)), visible(h('span', { cls: 'air-note-text' }), n.text), del));
     }
     if (others > 0) {
       const next = this.model.notes.find(n => n.dump !== this.model.cur);

@@ -3,7 +3,7 @@
 // canonicalize/cse collapse into one row. The strip above stays as the overview.
 
 import { clear, h } from './dom';
-import { formatMs, Model, passLabel } from './model';
+import { formatMs, type Model, passLabel } from './model';
 import { shownText } from './text';
 
 export interface PassListEvents {
@@ -38,7 +38,10 @@ export class PassList {
   private drawn = false;
   private pending = false;
 
-  constructor(private readonly model: Model, private readonly events: PassListEvents) {
+  constructor(
+    private readonly model: Model,
+    private readonly events: PassListEvents
+  ) {
     this.body = h('div', { cls: 'air-pl-body', role: 'listbox', aria: { label: 'passes by name' } });
     this.node = h('div', { cls: 'air-passlist' }, this.body);
   }
@@ -51,10 +54,12 @@ export class PassList {
     if (!this.drawn) {
       if (!this.pending) {
         this.pending = true;
-        requestAnimationFrame(() => setTimeout(() => {
-          this.drawn = true;
-          this.draw();
-        }, 0));
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            this.drawn = true;
+            this.draw();
+          }, 0)
+        );
       }
       return;
     }
@@ -73,9 +78,14 @@ export class PassList {
     for (const [s, dumps] of byStage) {
       const ms = this.model.stageMs.get(s);
       const failed = dumps.some(i => p.dumps[i].phase === 'failed') || (p.stages[s].returncode ?? 0) !== 0;
-      this.body.appendChild(h('div', { cls: failed ? 'air-pl-stage air-pl-stage-failed' : 'air-pl-stage', role: 'presentation' },
-        h('span', { cls: 'air-pl-stagename' }, shownText(p.stages[s].name)),
-        h('span', { cls: 'air-pl-stageinfo' }, `${dumps.length} pass${dumps.length === 1 ? '' : 'es'}${ms ? ` · ${formatMs(ms.total)}` : ''}${failed ? ' · failed' : ''}`)));
+      this.body.appendChild(
+        h(
+          'div',
+          { cls: failed ? 'air-pl-stage air-pl-stage-failed' : 'air-pl-stage', role: 'presentation' },
+          h('span', { cls: 'air-pl-stagename' }, shownText(p.stages[s].name)),
+          h('span', { cls: 'air-pl-stageinfo' }, `${dumps.length} pass${dumps.length === 1 ? '' : 'es'}${ms ? ` · ${formatMs(ms.total)}` : ''}${failed ? ' · failed' : ''}`)
+        )
+      );
       for (const e of this.model.entries(dumps)) {
         this.body.appendChild('run' in e ? this.groupRow(e.run) : this.row(e.dump));
       }
@@ -89,13 +99,16 @@ export class PassList {
     const [mark, what] = MARKS[st];
     const label = passLabel(d);
     const full = `#${i} ${d.pass}${d.arg && d.arg !== d.pass ? ` (${d.arg})` : ''} · ${d.phase} · ${d.scope} · ${what}`;
-    const r = h('div', { cls: `air-pl-row air-pl-${st}`, role: 'option', title: shownText(full), data: { dump: String(i) }, aria: { selected: 'false' } },
+    const r = h(
+      'div',
+      { cls: `air-pl-row air-pl-${st}`, role: 'option', title: shownText(full), data: { dump: String(i) }, aria: { selected: 'false' } },
       h('span', { cls: 'air-pl-mark', aria: { label: what } }, mark),
       h('span', { cls: 'air-pl-idx' }, `#${i}`),
       h('span', { cls: 'air-pl-name' }, shownText(label)),
       h('span', { cls: 'air-pl-scope' }, shownText(shortScope(d.scope))),
       h('span', { cls: 'air-pl-delta' }, deltaText(this.model.deltaLines(i))),
-      this.timeBar(d.stage, d.ms));
+      this.timeBar(d.stage, d.ms)
+    );
     if (this.model.notesOf(i).length) {
       r.classList.add('air-has-note');
     }
@@ -114,14 +127,21 @@ export class PassList {
     const changed = dumps.filter(d => d.changed).length;
     const ms = dumps.reduce((sum, d) => sum + (d.ms ?? 0), 0);
     const timed = dumps.some(d => d.ms !== null);
-    const r = h('div', { cls: `air-pl-row air-pl-group ${changed ? 'air-pl-changed' : 'air-pl-same'}`, role: 'option',
-      title: `#${run[0]}–#${run[run.length - 1]}: ${run.length} clean-up passes (canonicalize/cse/dce), ${changed} changed; click to expand`, aria: { selected: 'false' } },
+    const r = h(
+      'div',
+      {
+        cls: `air-pl-row air-pl-group ${changed ? 'air-pl-changed' : 'air-pl-same'}`,
+        role: 'option',
+        title: `#${run[0]}–#${run[run.length - 1]}: ${run.length} clean-up passes (canonicalize/cse/dce), ${changed} changed; click to expand`,
+        aria: { selected: 'false' }
+      },
       h('span', { cls: 'air-pl-mark' }, changed ? '●' : '○'),
       h('span', { cls: 'air-pl-idx' }, `#${run[0]}`),
       h('span', { cls: 'air-pl-name' }, `clean-up ×${run.length}`),
       h('span', { cls: 'air-pl-scope' }, `${changed} changed`),
       h('span', { cls: 'air-pl-delta' }),
-      this.timeBar(dumps[0].stage, timed ? ms : null));
+      this.timeBar(dumps[0].stage, timed ? ms : null)
+    );
     r.addEventListener('click', () => this.events.onExpand(run[0]));
     for (const i of run) {
       this.rows.set(i, r);

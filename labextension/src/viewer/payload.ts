@@ -98,7 +98,7 @@ function fail(where: string, what: string, got: unknown): never {
   if (shown === undefined) {
     shown = 'nothing';
   } else if (shown.length > 60) {
-    shown = shown.slice(0, 57) + '...';
+    shown = `${shown.slice(0, 57)}...`;
   }
   throw new PayloadError(`${where}: expected ${what}, got ${shown}`);
 }
@@ -263,20 +263,21 @@ export function checkNotes(raw: unknown, dumps: Dump[]): Note[] {
   return arr(raw, 'notes').map((n, k) => checkNote(n, k, dumps));
 }
 
-function checkFinding(raw: unknown, where: string): SyncFinding {
+function checkFinding(raw: unknown, where: string, nLines: number): SyncFinding {
   if (!isObj(raw)) {
     fail(where, 'an object', raw);
   }
   const severity = str(raw, 'severity', where, 'possible');
   return {
-    line: int(raw.line, `${where}.line`, 1, 1e9),
+    line: int(raw.line, `${where}.line`, 1, nLines),
     severity: severity === 'definite' ? 'definite' : 'possible',
     kind: str(raw, 'kind', where, ''),
     message: str(raw, 'message', where, '')
   };
 }
 
-function checkSyncCheck(raw: unknown, nDumps: number): Map<number, SyncFinding[]> {
+/** Findings per dump; each names a dump that exists and a line inside that dump's IR. */
+function checkSyncCheck(raw: unknown, dumps: Dump[], snapshots: number[][]): Map<number, SyncFinding[]> {
   const out = new Map<number, SyncFinding[]>();
   if (raw === undefined || raw === null) {
     return out;
@@ -285,8 +286,12 @@ function checkSyncCheck(raw: unknown, nDumps: number): Map<number, SyncFinding[]
     fail('sync_check', 'an object {"dumps": {...}}', raw);
   }
   for (const [key, list] of Object.entries(raw.dumps as Obj)) {
-    const dump = int(Number(key), `sync_check.dumps[${JSON.stringify(key)}]`, 0, nDumps - 1);
-    out.set(dump, arr(list, `sync_check.dumps.${key}`).map((f, k) => checkFinding(f, `sync_check.dumps.${key}[${k}]`)));
+    const dump = int(Number(key), `sync_check.dumps[${JSON.stringify(key)}]`, 0, dumps.length - 1);
+    const nLines = snapshots[dumps[dump].snap].length;
+    out.set(
+      dump,
+      arr(list, `sync_check.dumps.${key}`).map((f, k) => checkFinding(f, `sync_check.dumps.${key}[${k}]`, nLines))
+    );
   }
   return out;
 }
@@ -310,12 +315,8 @@ export function validatePayload(raw: unknown): Payload {
   const snapshots = checkSnapshots(raw.snapshots, lines.length);
   const stages = arr(raw.stages, 'stages').map(checkStage);
   const rawDumps = arr(raw.dumps, 'dumps');
-  const dumps = rawDumps.map((d, k) =>
-    checkDump(d, k, stages.length, snapshots.length, rawDumps.length)
-  );
-  const messages = arr(raw.messages ?? [], 'messages').map((m, k) =>
-    checkMessage(m, k, dumps.length)
-  );
+  const dumps = rawDumps.map((d, k) => checkDump(d, k, stages.length, snapshots.length, rawDumps.length));
+  const messages = arr(raw.messages ?? [], 'messages').map((m, k) => checkMessage(m, k, dumps.length));
   const warnings = arr(raw.warnings ?? [], 'warnings').map(w => String(w));
   return {
     format,
@@ -330,7 +331,7 @@ export function validatePayload(raw: unknown): Payload {
     srcmap: checkSrcmap(raw.srcmap, snapshots.length),
     notes: checkNotes(raw.notes, dumps),
     warnings,
-    syncCheck: checkSyncCheck(raw.sync_check, dumps.length)
+    syncCheck: checkSyncCheck(raw.sync_check, dumps, snapshots)
   };
 }
 

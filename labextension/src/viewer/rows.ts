@@ -1,8 +1,8 @@
 // Rows for the three views (IR, unified diff, side-by-side) built from an edit script. The IR
 // view of a large snapshot is a RowSet that makes cells only for the rows that are drawn.
 
-import { DEL, EQ, Edit, INS, wordDiff } from './diff';
-import { LineTable, SnapView } from './normalize';
+import { DEL, type Edit, EQ, INS, wordDiff } from './diff';
+import type { LineTable, SnapView } from './normalize';
 
 export type RowKind = 'ctx' | 'add' | 'del' | 'gap';
 
@@ -98,7 +98,11 @@ export class IrRows implements RowSet {
   private readonly made = new Map<number, Row>();
   private widest = -1;
 
-  constructor(private readonly added: Uint8Array, private readonly view: SnapView, private readonly table: LineTable) {}
+  constructor(
+    private readonly added: Uint8Array,
+    private readonly view: SnapView,
+    private readonly table: LineTable
+  ) {}
 
   longest(): number {
     if (this.widest < 0) {
@@ -211,8 +215,12 @@ export function diffRows(edits: Edit[], oldV: SnapView, newV: SnapView, table: L
         rows.push({ left: dels[k] ?? null, right: adds[k] ?? null, gap: null });
       }
     } else {
-      dels.forEach(c => rows.push({ left: c, right: null, gap: null }));
-      adds.forEach(c => rows.push({ left: null, right: c, gap: null }));
+      for (const c of dels) {
+        rows.push({ left: c, right: null, gap: null });
+      }
+      for (const c of adds) {
+        rows.push({ left: null, right: c, gap: null });
+      }
     }
     let ctxTo = run.end;
     while (ctxTo < edits.length && ctxTo < run.end + CONTEXT && edits[ctxTo].k === EQ) {

@@ -1,10 +1,11 @@
 // Search (text, regex, op name) with hits per pass, jumps to where a match appears or
 // disappears, and the op census chart along the timeline.
 
-import { Census, HIVM_OPS } from './census';
+import { Census } from './census';
 import { button, h } from './dom';
-import { Model } from './model';
-import { countPerSnapshot, makeMatcher, Matcher, SearchMode } from './search';
+import type { Model } from './model';
+import { countPerSnapshot, type Matcher, makeMatcher, type SearchMode } from './search';
+import { CENSUS_OPS, SUGGESTED_OPS } from './syncops';
 
 export interface SearchEvents {
   onSearch(matcher: Matcher | null, counts: Int32Array | null): void;
@@ -12,7 +13,6 @@ export interface SearchEvents {
   /** Enter again in the search box: the next (1) or previous (-1) matching line. */
   onStep(dir: 1 | -1): void;
 }
-
 
 export class SearchPanel {
   readonly node: HTMLDivElement;
@@ -26,10 +26,18 @@ export class SearchPanel {
   /** The mode and query the counts are for. */
   private ran = '';
 
-  constructor(private readonly model: Model, private readonly events: SearchEvents) {
+  constructor(
+    private readonly model: Model,
+    private readonly events: SearchEvents
+  ) {
     this.input = h('input', { cls: 'air-search', type: 'search', placeholder: 'search IR (press /)', aria: { label: 'search' } });
-    this.mode = h('select', { cls: 'air-mode', aria: { label: 'search mode' } },
-      h('option', { value: 'text' }, 'text'), h('option', { value: 'regex' }, 'regex'), h('option', { value: 'op' }, 'op name'));
+    this.mode = h(
+      'select',
+      { cls: 'air-mode', aria: { label: 'search mode' } },
+      h('option', { value: 'text' }, 'text'),
+      h('option', { value: 'regex' }, 'regex'),
+      h('option', { value: 'op' }, 'op name')
+    );
     this.info = h('span', { cls: 'air-search-info' });
     this.input.addEventListener('keydown', ev => {
       if (ev.key === 'Enter') {
@@ -46,7 +54,7 @@ export class SearchPanel {
     this.mode.addEventListener('change', () => this.run());
     this.censusInput = h('input', { cls: 'air-census-op', placeholder: 'op census: ops, comma separated', aria: { label: 'census ops, comma separated' } });
     this.censusInput.setAttribute('list', 'air-census-ops');
-    const ops = h('datalist', null, ...['hivm.hir.set_flag', 'hivm.hir.wait_flag', 'hivm.hir.pipe_barrier', 'hivm.hir.sync_block_set', 'scf.for', 'tt.load', 'tt.store'].map(o => h('option', { value: o })));
+    const ops = h('datalist', null, ...[...SUGGESTED_OPS, 'scf.for', 'tt.load', 'tt.store'].map(o => h('option', { value: o })));
     ops.id = 'air-census-ops';
     this.censusInput.addEventListener('keydown', ev => {
       if (ev.key === 'Enter') {
@@ -54,16 +62,29 @@ export class SearchPanel {
       }
     });
     this.census = new Census(model, i => this.events.onJump(i));
-    this.node = h('div', { cls: 'air-searchbar' },
-      h('div', { cls: 'air-row-tools' },
-        this.mode, this.input,
+    this.node = h(
+      'div',
+      { cls: 'air-searchbar' },
+      h(
+        'div',
+        { cls: 'air-row-tools' },
+        this.mode,
+        this.input,
         button('Find', 'search every pass; Enter steps to the next hit, Shift+Enter back', () => this.run()),
         button('↦ appears', 'next pass where the match appears', () => this.jump(true)),
         button('↦ disappears', 'next pass where the match disappears', () => this.jump(false)),
-        this.info),
-      h('div', { cls: 'air-row-tools' },
-        this.censusInput, ops, button('Census', 'count these ops in every pass', () => this.runCensus()), this.census.info),
-      this.census.node);
+        this.info
+      ),
+      h(
+        'div',
+        { cls: 'air-row-tools' },
+        this.censusInput,
+        ops,
+        button('Census', 'count these ops in every pass', () => this.runCensus()),
+        this.census.info
+      ),
+      this.census.node
+    );
   }
 
   /** Lines matching in the IR shown for dump i (0 without a search). */
@@ -115,7 +136,10 @@ export class SearchPanel {
       return;
     }
     const order = this.model.order();
-    const start = Math.max(0, order.findIndex(i => i > this.model.cur));
+    const start = Math.max(
+      0,
+      order.findIndex(i => i > this.model.cur)
+    );
     for (let k = 0; k < order.length; k++) {
       const i = order[(start + k) % order.length];
       const [from, to] = this.model.changeOf(i);
@@ -137,8 +161,8 @@ export class SearchPanel {
 
   /** Open with the sync-op census when the IR is HIVM (deferred: after the first paint). */
   censusByDefault(): void {
-    if (this.model.p.lines.some(l => l.includes('hivm.hir.set_flag'))) {
-      this.censusInput.value = HIVM_OPS.join(', ');
+    if (this.model.p.lines.some(l => l.includes(CENSUS_OPS[0]))) {
+      this.censusInput.value = CENSUS_OPS.join(', ');
       this.runCensus();
     }
   }

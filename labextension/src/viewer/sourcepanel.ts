@@ -2,7 +2,7 @@
 // numbers IR locations carry; a click on a line selects the IR it produced.
 
 import { clear, h } from './dom';
-import { Model, passLabel } from './model';
+import { type Model, passLabel } from './model';
 import { appendVisible, shownText } from './text';
 
 const NO_MAP: Array<[number, number]> = [];
@@ -15,7 +15,10 @@ export class SourcePanel {
   private rows: HTMLElement[] = [];
   private drawnMap: Array<[number, number]> | null = null;
 
-  constructor(private readonly model: Model, private readonly onSelect: () => void) {
+  constructor(
+    private readonly model: Model,
+    private readonly onSelect: () => void
+  ) {
     const src = model.p.source;
     this.list = h('div', { cls: 'air-src-lines' });
     this.info = h('div', { cls: 'air-src-info' }, 'Click a line to see the ops it produced.');
@@ -60,7 +63,9 @@ export class SourcePanel {
         }
       });
     }
-    this.rows.forEach((row, k) => row.classList.toggle('air-src-sel', k + 1 === this.selected));
+    this.rows.forEach((row, k) => {
+      row.classList.toggle('air-src-sel', k + 1 === this.selected);
+    });
     this.info.textContent = this.selected === null ? 'Click a line to see the ops it produced.' : this.describe(this.selected);
   }
 
@@ -71,8 +76,13 @@ export class SourcePanel {
       const py = k + 1;
       const code = h('span', { cls: 'air-code' });
       appendVisible(code, line);
-      const row = h('div', { cls: py === defLine ? 'air-src-line air-src-def' : 'air-src-line', data: { line: String(py) } },
-        h('span', { cls: 'air-gut' }, String(py)), h('span', { cls: 'air-src-count' }), code);
+      const row = h(
+        'div',
+        { cls: py === defLine ? 'air-src-line air-src-def' : 'air-src-line', data: { line: String(py) } },
+        h('span', { cls: 'air-gut' }, String(py)),
+        h('span', { cls: 'air-src-count' }),
+        code
+      );
       row.addEventListener('click', () => {
         this.selected = this.selected === py ? null : py;
         this.onSelect();

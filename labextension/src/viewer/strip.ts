@@ -1,7 +1,7 @@
 // The pass strip: one cell per dump, grouped by stage; runs of canonicalize/cse collapsible.
 
 import { clear, h } from './dom';
-import { formatMs, Model, passLabel } from './model';
+import { formatMs, type Model, passLabel } from './model';
 import { shownText } from './text';
 
 /** Height in px of the tallest timing bar (the slowest pass of its stage). */
@@ -38,9 +38,7 @@ export class Strip {
       const ms = this.model.stageMs.get(s);
       const command = (p.stages[s].command ?? []).join(' ');
       const title = ms ? `${command}${command ? '\n' : ''}pass times: ${formatMs(ms.total)} in all, slowest ${formatMs(ms.max)}` : command;
-      this.node.appendChild(h('div', { cls: ms ? 'air-stage air-timed' : 'air-stage' },
-        h('span', { cls: 'air-stage-name', title: shownText(title) }, shownText(p.stages[s].name)),
-        cells));
+      this.node.appendChild(h('div', { cls: ms ? 'air-stage air-timed' : 'air-stage' }, h('span', { cls: 'air-stage-name', title: shownText(title) }, shownText(p.stages[s].name)), cells));
     }
     this.setCurrent(this.model.cur);
   }
@@ -69,10 +67,14 @@ export class Strip {
     const changed = dumps.filter(d => d.changed).length;
     const timed = dumps.filter(d => d.ms !== null);
     const ms = timed.reduce((sum, d) => sum + (d.ms ?? 0), 0);
-    const g = h('div', {
-      cls: `air-cell air-group ${changed ? 'air-changed' : 'air-same'}`,
-      title: `${run.length} clean-up passes (canonicalize/cse/dce) (#${run[0]}–#${run[run.length - 1]}, ${changed} changed${timed.length ? `, ${formatMs(ms)}` : ''}): click to expand`
-    }, `×${run.length}`);
+    const g = h(
+      'div',
+      {
+        cls: `air-cell air-group ${changed ? 'air-changed' : 'air-same'}`,
+        title: `${run.length} clean-up passes (canonicalize/cse/dce) (#${run[0]}–#${run[run.length - 1]}, ${changed} changed${timed.length ? `, ${formatMs(ms)}` : ''}): click to expand`
+      },
+      `×${run.length}`
+    );
     if (timed.length) {
       g.appendChild(this.msBar(dumps[0].stage, ms));
     }

@@ -1,5 +1,7 @@
 // Sync lens: hivm synchronisation ops and distributed primitives, set_flag paired with the
-// wait_flag that has the same [pipe, pipe, event] operands.
+// wait_flag that has the same [pipe, pipe, event] operands. The ops come from the shared table.
+
+import { recognise } from './syncops';
 
 export interface SyncMark {
   kind: string;
@@ -11,17 +13,9 @@ export interface SyncMark {
   partner: number;
 }
 
-const SYNC_OP = /(?:^|[\s"=])(?:hivm\.hir\.)?(set_flag|wait_flag|pipe_barrier|sync_block_set|sync_block_wait|sync_block|barrier)(?![A-Za-z0-9_$.])/;
-const DIST_OP = /(?:^|[\s"=])(?:[A-Za-z_]+\.)*(wait|notify|symm_at)(?![A-Za-z0-9_$.])(?=\s*[[(<{"%]|\s*$)/;
-
+/** The kind of sync op on a line (`set_flag`, `pipe_barrier`, `dist.wait` → `wait`...), or null. */
 export function syncKind(line: string): string | null {
-  const m = SYNC_OP.exec(line) ?? DIST_OP.exec(line);
-  return m ? m[1] : null;
-}
-
-function flagKey(line: string): string {
-  const m = /(?:set_flag|wait_flag)\s*(\[[^\]]*\]|\([^)]*\))/.exec(line);
-  return m ? m[1].replace(/\s+/g, '') : '';
+  return recognise(line)?.kind ?? null;
 }
 
 /** The first pipe an op names: `set_flag[<PIPE_MTE1>, <PIPE_MTE2>, ...]` → `MTE1`. */
@@ -36,17 +30,18 @@ export function syncMarks(texts: string[]): Map<number, SyncMark> {
   const open = new Map<string, number[]>();
   let pairs = 0;
   texts.forEach((t, row) => {
-    const kind = syncKind(t);
-    if (!kind) {
+    const op = recognise(t);
+    if (!op) {
       return;
     }
+    const kind = op.kind;
     const mark: SyncMark = { kind, pipe: pipeOf(t), pair: 0, partner: -1 };
     marks.set(row, mark);
     if (kind === 'set_flag') {
-      const key = flagKey(t);
+      const key = op.args.join(',');
       open.set(key, [...(open.get(key) ?? []), row]);
     } else if (kind === 'wait_flag') {
-      const queue = open.get(flagKey(t));
+      const queue = open.get(op.args.join(','));
       const setRow = queue?.shift();
       if (setRow !== undefined) {
         const setMark = marks.get(setRow) as SyncMark;

@@ -4,6 +4,8 @@
 // safe_text.visible does), always as text.
 
 /** Characters that reorder or hide text; tab is kept (IR and source indent with it). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: single code points, each drawn on its own
 export const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\ufff9-\ufffb]/;
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
 

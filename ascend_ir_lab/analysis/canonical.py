@@ -12,6 +12,9 @@ attribute dictionaries. `canonical_lines` removes all of it:
 - an `scf.for`'s iter_args are sorted by their initial values, and its results and the
   `scf.yield` that ends its body are permuted the same way;
 - attribute dictionary entries are sorted;
+- workspace offsets are taken up to a permutation among workspaces of one type (the least
+  canonical text over the ways of handing them out: analysis.canonical_order);
+- adjacent definitions that do not use each other are put in one order (the same module);
 - finally the hashed names are renumbered `%v0, %v1...` in order of first appearance, so the
   text stays readable.
 
@@ -25,6 +28,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 
+from ascend_ir_lab.analysis.canonical_order import offset_variants, sort_independent
 from ascend_ir_lab.analysis.loc_strip import strip_loc
 
 __all__ = ["canonical_lines", "inline_aliases", "split_top"]
@@ -234,10 +238,15 @@ def _permute_results(lines: list[str], loops: dict[str, list[int]]) -> list[str]
 
 def canonical_lines(lines: Sequence[str]) -> list[str]:
     """The canonical form of one snapshot's lines (see the module docstring)."""
+    variants = [_canonical(v) for v in offset_variants(inline_aliases(lines))]
+    return min(variants, key="\n".join) if len(variants) > 1 else variants[0]
+
+
+def _canonical(lines: Sequence[str]) -> list[str]:
     canon = _Canonicaliser()
     out: list[str] = []
     loops: dict[str, list[int]] = {}
-    for raw in inline_aliases(lines):
+    for raw in lines:
         before = dict(canon.yields)
         text = canon.line(raw)
         new = {k: v for k, v in canon.yields.items() if before.get(k) is not v}
@@ -245,7 +254,7 @@ def canonical_lines(lines: Sequence[str]) -> list[str]:
             loops[text.split(":")[0].split(" ")[0]] = next(iter(new.values()))
         if text:
             out.append(text)
-    return _renumber(_permute_results(out, loops))
+    return _renumber(sort_independent(_permute_results(out, loops)))
 
 
 def _renumber(lines: list[str]) -> list[str]:

@@ -106,8 +106,7 @@ class _Checker:
         if op.kind == "macro":
             return self.macro(s, op, node)
         if op.kind in ("access", "custom") and op.pipe:
-            s = self.access(s, node, op.pipe, op.reads, False)
-            return self.access(s, node, op.pipe, op.writes, True)
+            return self.access(s, node, op.pipe, [*op.reads], False, writes=op.writes)
         return s
 
     def scalar(self, node: Node, s: State) -> State:
@@ -156,16 +155,23 @@ class _Checker:
         return s.consume(token)
 
     def access(
-        self, s: State, node: Node, pipe: str, values: Iterable[tuple[str, str]], write: bool
-    ) -> State:
+        self, s: State, node: Node, pipe: str, values: Iterable[tuple[str, str]], write: bool,
+        writes: Iterable[tuple[str, str]] = (),
+    ) -> State:  # fmt: skip
+        """The accesses of one op (`values`, and `writes` written): each checked against the
+        state before the op, then recorded (an op's own read does not hide an earlier one)."""
         line = node.line
-        for value, _space in values:
+        todo = [(v, write) for v, _ in values] + [(v, True) for v, _ in writes]
+        recs = []
+        for value, w in todo:
             buf = self._buf(value, node)
             if buf is None:
                 continue
             for r in s.recs:
-                self._hazard(r, line, pipe, buf, write)
-            s = s.add(Rec(line, pipe, write, buf))
+                self._hazard(r, line, pipe, buf, w)
+            recs.append(Rec(line, pipe, w, buf))
+        for rec in recs:
+            s = s.add(rec)
         return s
 
     def _hazard(self, r: Rec, line: int, pipe: str, buf: int, write: bool) -> None:

@@ -67,10 +67,14 @@ class State:
         return next((t for t in same if t.evs is None or evs is None or t.evs & evs), None)
 
     def consume(self, token: Token) -> State:
-        """`wait_flag`: the waiting pipe is ordered after what the flag was raised for."""
+        """`wait_flag`: the waiting pipe is ordered after what the flag was raised for. A wait
+        of the scalar pipe orders every pipe: S issues every later instruction (the sync
+        solver takes a flag to PIPE_S as reaching every pipe of the core, GraphSolver.cpp)."""
         tokens = list(self.tokens)
         tokens.remove(token)
         key = (token.q, token.origin, token.slot)
+        if token.q == "PIPE_S":
+            return State(tuple(tokens), frozenset(r for r in self.recs if key not in r.signals))
         recs = frozenset(
             Rec(r.line, r.pipe, r.write, r.buf, r.covered | {token.q}, r.signals - {key})
             if key in r.signals

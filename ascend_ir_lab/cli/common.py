@@ -13,8 +13,10 @@ __all__ = ["dump_record", "dump_ref", "open_source", "select", "warn"]
 
 def open_source(path: str) -> Timeline:
     """The Timeline of anything a user names: a log, a folder, a cache, a Run."""
+    from ascend_ir_lab.cli.npu import with_passes
     from ascend_ir_lab.dumps import open_timeline
 
+    with_passes(path)  # a cheap record opens with its passes
     return open_timeline(path)
 
 

@@ -95,6 +95,31 @@ def _capture_passes(args: argparse.Namespace) -> int:
     return 0 if all(r.passes_captured for r in done) else 1
 
 
+def with_passes(path: str) -> None:
+    """Before a command reads `path`: a Run folder that is a cheap record (no per-pass dumps)
+    is recompiled with every pass, progress on stderr, when its kernel is at hand; else a
+    line on stderr says why not and how."""
+    from pathlib import Path
+
+    from ascend_ir_lab.errors import IRLabError
+    from ascend_ir_lab.runs import MANIFEST, Run
+
+    if not (Path(path) / MANIFEST).is_file():
+        return
+    try:
+        run = Run(path)
+    except IRLabError:
+        return  # the command itself says what is wrong with the folder
+    if run.passes_captured:
+        return
+    from ascend_ir_lab.toolchains.ascend.script_capture import TerminalProgress
+    from ascend_ir_lab.toolchains.ascend.sweep import capture_on_open
+
+    _, note = capture_on_open(run, progress=TerminalProgress())
+    if note:
+        print(note, file=sys.stderr)
+
+
 def _capture_offline(args: argparse.Namespace) -> int:
     from ascend_ir_lab.toolchains.ascend.offline_script import capture_offline
     from ascend_ir_lab.toolchains.common.outcome import failure_message

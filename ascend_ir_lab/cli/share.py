@@ -52,7 +52,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd_html(args: Any) -> int:
+    from ascend_ir_lab.cli.npu import with_passes
     from ascend_ir_lab.export.files import save_html
+
+    with_passes(args.path)  # a cheap record opens with its passes
 
     out = save_html(args.path, args.out, title=args.title, compress=False if args.plain else None)
     print(f"{out} ({out.stat().st_size / 1e6:.2f} MB)")

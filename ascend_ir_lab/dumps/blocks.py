@@ -198,7 +198,10 @@ def small_whole(text: BlockText, limit: int) -> bytes:
             mapped = WarnedMap(f.fileno(), 0, access=mmap.ACCESS_READ)
         mapped.warnings = list(text.warnings)
         return mapped  # type: ignore[return-value]
-    whole = WarnedBytes(bytes(text))
+    data = bytes(text)
+    if not text.warnings:
+        return data  # no copy: the reader asks `warnings` of its data only where set
+    whole = WarnedBytes(data)
     whole.warnings = list(text.warnings)
     return whole
 
@@ -292,7 +295,12 @@ def open_zstd(path: Path) -> BlockText:
         at, csize = offsets[k]
         with open(path, "rb") as f:
             f.seek(at)
-            return dctx.decompressobj().decompress(f.read(csize))
+            data = f.read(csize)
+        size = starts[k + 1] - starts[k] if k + 1 < len(starts) else out - starts[k]
+        try:  # one call, into a buffer of the size the seek table gives
+            return bytes(dctx.decompress(data, max_output_size=max(size, 1)))
+        except zstandard.ZstdError:  # a frame other than the table says: stream it
+            return dctx.decompressobj().decompress(data)
 
     text = BlockText(starts or [0], out, load if offsets else lambda _k: b"")
     if table is None:

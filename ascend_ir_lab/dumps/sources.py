@@ -8,9 +8,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.dumps.blocks import open_gzip, open_zstd, small_whole
+from ascend_ir_lab.dumps.blocks import open_gzip, open_zstd
 from ascend_ir_lab.dumps.body import infer_scope
 from ascend_ir_lab.dumps.headers import MARKER
+from ascend_ir_lab.dumps.log_cache import read_compressed
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.dumps.reader import LogIndex, index_log
 from ascend_ir_lab.dumps.timeline import Timeline
@@ -39,7 +40,7 @@ def read_bytes(path: Path) -> bytes:
     memory-mapped when large."""
     try:
         if path.suffix in _COMPRESSED:
-            return small_whole(_COMPRESSED[path.suffix](path), _MMAP_FROM)
+            return read_compressed(path, _COMPRESSED[path.suffix], _MMAP_FROM)
         size = path.stat().st_size
         if size >= _MMAP_FROM:
             with path.open("rb") as f:

@@ -273,19 +273,14 @@ class RunView:
 
 
 def _captured(run: Any) -> Any:
-    """A cheap record opened: its passes are captured now when this session compiled it;
-    otherwise (its kernel would be imported from a file the Run names) it opens as it is."""
+    """A cheap record opened: its passes are captured now when its kernel is at hand (this
+    session compiled it, or its file is unchanged); otherwise it opens as it is."""
     from ascend_ir_lab.notebook.progress import CompileProgress
-    from ascend_ir_lab.toolchains.ascend.sweep import capture_passes, kernel_known
+    from ascend_ir_lab.toolchains.ascend.sweep import capture_on_open
 
-    if kernel_known(run):
-        return capture_passes(run, progress=CompileProgress())
-    where = ((run.manifest.get("extra") or {}).get("recompile") or {}).get("kernel")
-    print(
-        f"{run.path}: a cheap record (no per-pass dumps); capture_passes(run) compiles it "
-        f"with every pass, importing {where or 'its kernel'}",
-        file=sys.stderr,
-    )
+    run, note = capture_on_open(run, progress=CompileProgress())
+    if note:
+        print(note, file=sys.stderr)
     return run
 
 

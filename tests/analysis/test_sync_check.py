@@ -76,3 +76,53 @@ def test_cross_core_and_distributed_primitives_are_recognised() -> None:
     assert result.cross_core == [6]
     hang = [f for f in result.findings if f.kind == "cross-core-hang"]
     assert [(f.line, f.severity) for f in hang] == [(6, "definite")]
+
+
+# A reduction read back by the scalar unit, then the source buffer loaded again (the steady
+# state of a loop over chunks): the vector op, its V->S flag, the scalar load, the next DMA.
+_READ_BACK = """\
+func.func @k(%arg0: memref<256xf32, #hivm.address_space<gm>>) {{
+  %c0 = arith.constant 0 : index
+  %c0_i64 = arith.constant 0 : i64
+  %c1024_i64 = arith.constant 1024 : i64
+  %0 = hivm.hir.pointer_cast(%c0_i64) : memref<256xf32, #hivm.address_space<ub>>
+  %1 = hivm.hir.pointer_cast(%c1024_i64) : memref<1xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%arg0 : memref<256xf32, #hivm.address_space<gm>>) outs(%0 : memref<256xf32, #hivm.address_space<ub>>)
+  hivm.hir.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]
+  hivm.hir.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]
+  hivm.hir.vreduce <sum> ins(%0 : memref<256xf32, #hivm.address_space<ub>>) outs(%1 : memref<1xf32, #hivm.address_space<ub>>) reduce_dims = [0]
+{sync}  %2 = memref.load %1[%c0] : memref<1xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%arg0 : memref<256xf32, #hivm.address_space<gm>>) outs(%0 : memref<256xf32, #hivm.address_space<ub>>)
+  return
+}}"""
+_V_S = "  hivm.hir.set_flag[<PIPE_V>, <PIPE_S>, <EVENT_ID0>]\n  hivm.hir.wait_flag[<PIPE_V>, <PIPE_S>, <EVENT_ID0>]\n"
+
+
+def test_a_wait_of_the_scalar_pipe_orders_every_later_instruction() -> None:
+    # after wait_flag[V, S] the scalar unit issues the next DMA only once the vector op is
+    # done (the sync solver takes a flag to PIPE_S as reaching every pipe)
+    ordered = _READ_BACK.format(sync=_V_S).splitlines()
+    assert check_sync(ordered).findings == []
+    # without it: the scalar read and the DMA's overwrite are both unordered
+    bare = _READ_BACK.format(sync="").splitlines()
+    found = {(f.pipes, f.severity) for f in check_sync(bare).findings if f.kind == "hazard"}
+    assert {(("PIPE_V", "PIPE_S"), "definite"), (("PIPE_V", "PIPE_MTE2"), "definite")} <= found
+
+
+def test_an_ops_own_read_does_not_hide_an_earlier_read_it_overwrites() -> None:
+    # vcmp reads %0 and writes %2, which lies in %0: the vreduce before it still reads %0,
+    # so the two need pipe_barrier[PIPE_V] between them
+    vcmp = (
+        "{barrier}  hivm.hir.vcmp ins(%0, %0 : memref<256xf32, #hivm.address_space<ub>>, "
+        "memref<256xf32, #hivm.address_space<ub>>) outs(%3 : memref<256xi1, #hivm.address_space<ub>>)\n"
+    )
+    text = _READ_BACK.format(sync=vcmp + _V_S).replace(
+        "  %1 = hivm.hir.pointer_cast(%c1024_i64)",
+        "  %3 = hivm.hir.pointer_cast(%c0_i64) : memref<256xi1, #hivm.address_space<ub>>\n"
+        "  %1 = hivm.hir.pointer_cast(%c1024_i64)",
+    )
+    with_barrier = text.replace("{barrier}", "  hivm.hir.pipe_barrier[<PIPE_V>]\n").splitlines()
+    assert not check_sync(with_barrier).definite
+    without = text.replace("{barrier}", "").splitlines()
+    hits = [f for f in check_sync(without).definite if f.pipes == ("PIPE_V", "PIPE_V")]
+    assert hits and "write after read" in hits[0].message and "vcmp" in without[hits[0].line]

@@ -75,3 +75,14 @@ def test_determinism_of_a_run_from_the_cli_and_the_notebook(
     noise = view.determinism(2)  # compiles once into RUN/noise/again-1, reused after
     assert noise.deterministic and (run / "noise" / "again-1" / "run.json").is_file()
     assert "every pass gives the same canonical IR" in repr(noise)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_identical_compiles_are_equal_in_canonical_form(
+    name: str, fine_runs: dict[str, Any], again_runs: dict[str, Any]
+) -> None:
+    # what varies (numbering, loop-carried order, which workspace gets which offset) is
+    # canonicalised away: no pass of two identical compiles differs
+    a, a2 = open_timeline(fine_runs[name].path), open_timeline(again_runs[name].path)
+    assert measure_noise([a, a2]).noisy == set()
+    assert compare(a, a2, "fine", "again").differing == []

@@ -39,3 +39,16 @@ def test_report_has_a_sync_section(
     md = report.markdown
     assert "## Sync" in md and "first real divergence: hivm-graph-sync-solver" in md
     assert "Flag pairs of the fine final IR: PIPE_" in md
+
+
+def test_report_says_when_the_barrier_all_build_reads_vector_results_unordered(
+    fine_runs: dict[str, Any], barrier_runs: dict[str, Any], tmp_path: Path
+) -> None:
+    report = make_report(
+        fine_runs["softmax"], against=barrier_runs["softmax"], out=tmp_path / "bug", host=HOST
+    )
+    sync = json.loads(zipfile.ZipFile(report.zip_path).read("sync/report.json"))
+    b = sync["barrier_all_findings"]
+    assert sync["findings"]["definite"] == 0
+    assert b["definite"] == b["scalar"] > 0  # the reductions read back by the scalar unit
+    assert "a scalar memref.load/store of a vector result with no barrier" in report.markdown

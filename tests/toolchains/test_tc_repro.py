@@ -125,3 +125,29 @@ def test_repro_sh_runs_in_a_fresh_shell(fine_runs: dict[str, Run], tmp_path: Pat
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert (repro.folder / "output.mlir").read_text().count("hivm.hir.set_flag") > 0
+
+
+@pytest.mark.parametrize("core", ["aic", "aiv"])
+def test_repro_sh_of_a_mix_kernel_half_runs_with_env_i_bash(
+    fine_runs: dict[str, Run], core: str, tmp_path: Path
+) -> None:
+    import subprocess
+
+    from ascend_ir_lab.toolchains.ascend.repro import run_reproducer
+
+    run = fine_runs["matmul"]
+    dump = next(
+        d for d in run.timeline.dumps
+        if d.arg == "hivm-graph-sync-solver" and d.scope.endswith(f"_mix_{core}")
+    )  # fmt: skip
+    repro = make_reproducer(run, dump.index, tmp_path / core)
+    assert repro.script is not None
+    done = subprocess.run(
+        ["env", "-i", "bash", str(repro.script)], cwd="/", capture_output=True, text=True,
+        timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    fresh_shell = repro.output.read_text()
+    result = run_reproducer(repro)  # the same command from Python, compared with the dump
+    assert result.match, result.summary() + "\n".join(result.diff)
+    assert repro.output.read_text() == fresh_shell

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ascend_ir_lab.cli import main
+from ascend_ir_lab.toolchains.ascend.sweep import capture_passes
 from ascend_ir_lab.toolchains.common.run import Run
 
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"
@@ -87,7 +88,7 @@ def test_capture_passes_turns_a_record_into_a_full_run(
     assert again.passes_captured and again.manifest["kernel"]["constexprs"] == {"BLOCK": 1024}
     assert len([d for d in again.timeline.dumps if d.stage == "bishengir"]) > 20
     assert "passes" in capsys.readouterr().out
-    assert again.capture().path == again.path  # already captured: nothing recompiled
+    assert capture_passes(again).path == again.path  # already captured: nothing recompiled
 
 
 def test_capture_passes_never_imports_code_a_run_carries(
@@ -106,3 +107,78 @@ def test_capture_passes_never_imports_code_a_run_carries(
     (hostile / "run.json").write_text(json.dumps(manifest))
     assert main(["capture-passes", str(hostile)]) == 2
     assert "inside the Run folder" in capsys.readouterr().err and not marker.exists()
+
+
+def _record_copy(swept, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+    import shutil
+
+    runs, _, _ = swept
+    copy = tmp_path / "record"
+    shutil.copytree(runs[1].path, copy)
+    assert not Run(copy).passes_captured
+    return copy
+
+
+def test_a_record_opened_in_the_terminal_is_captured_with_progress(swept, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+
+    record = _record_copy(swept, tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "ascend_ir_lab", "inspect", str(record)],
+        capture_output=True, text=True, check=False, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "capturing the passes of scale_add" in done.stderr  # progress, on stderr
+    assert "IR Dump" not in done.stdout + done.stderr
+    again = Run(record)
+    assert again.passes_captured and again.manifest["kernel"]["constexprs"] == {"BLOCK": 512}
+    assert "bishengir" in done.stdout and len(again.timeline.dumps) > 20
+
+
+def test_a_record_whose_kernel_file_changed_opens_as_it_is(swept, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+
+    record = _record_copy(swept, tmp_path)
+    changed = tmp_path / "autotuned.py"
+    changed.write_text((KERNELS / "autotuned.py").read_text() + "\n# edited since\n")
+    manifest = json.loads((record / "run.json").read_text())
+    manifest["extra"]["recompile"]["kernel"] = f"{changed}::scale_add"
+    (record / "run.json").write_text(json.dumps(manifest))
+    done = subprocess.run(
+        [sys.executable, "-m", "ascend_ir_lab", "show", str(record), "last"],
+        capture_output=True, text=True, check=False, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "opened as it is: its kernel file changed since" in done.stderr
+    assert "capture-passes" in done.stderr and not Run(record).passes_captured
+
+
+def test_a_record_opened_in_a_notebook_is_captured_with_progress(
+    swept, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:  # type: ignore[no-untyped-def]
+    from ascend_ir_lab.notebook.explorer import RunView
+
+    record = _record_copy(swept, tmp_path)
+    view = RunView.load(record)  # a fresh session: the kernel comes from its unchanged file
+    shown = capsys.readouterr().out
+    assert "scale_add: capturing every pass" in shown  # the progress display
+    assert view.run.passes_captured
+    assert any(d.stage == "bishengir" for d in view.timeline.dumps)
+
+
+def test_a_capture_that_fails_keeps_the_record(swept, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+
+    record = _record_copy(swept, tmp_path)
+    manifest = json.loads((record / "run.json").read_text())
+    manifest["kernel"]["signature"]["x_ptr"] = "*fp99"  # a Run edited by hand: no such type
+    (record / "run.json").write_text(json.dumps(manifest))
+    before = sorted(p.relative_to(record) for p in record.rglob("*"))
+    done = subprocess.run(
+        [sys.executable, "-m", "ascend_ir_lab", "inspect", str(record)],
+        capture_output=True, text=True, check=False, timeout=600,
+    )  # fmt: skip
+    assert "capturing its passes failed" in done.stderr and "kept as it was" in done.stderr
+    assert sorted(p.relative_to(record) for p in record.rglob("*")) == before
+    assert json.loads((record / "run.json").read_text()) == manifest
+    assert done.returncode == 0 and "ttir" in done.stdout  # opened as the record it is

@@ -24,7 +24,7 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs import Run, write_manifest
-from ascend_ir_lab.toolchains.ascend.npu import no_device_to_time, npu_available
+from ascend_ir_lab.toolchains.ascend.npu import no_device_to_time
 from ascend_ir_lab.toolchains.ascend.offline_kernel import OfflineKernel
 from ascend_ir_lab.toolchains.common.env import debug_switches
 from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
@@ -41,6 +41,7 @@ from ascend_ir_lab.toolchains.common.launch import (
 )
 from ascend_ir_lab.toolchains.common.run import update_extra
 from ascend_ir_lab.toolchains.common.specialise import Specialisation, npu_target
+from ascend_ir_lab.toolchains.common.tools import npu_available
 
 __all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available"]
 

@@ -1,29 +1,13 @@
-"""This host's NPU: whether there is one, and what stands in for it where there is none."""
+"""This host's NPU: whether there is one (common.tools asks), and what stands in for it where
+there is none."""
 
 from __future__ import annotations
 
-import functools
-import warnings
 from typing import Any
 
+from ascend_ir_lab.toolchains.common.tools import npu_available
+
 __all__ = ["NPUOnlyError", "no_device_to_time", "npu_available"]
-
-
-@functools.lru_cache(maxsize=1)
-def npu_available() -> bool:
-    """Whether Triton has an active NPU driver on this host (False: launches cannot run).
-
-    Asked once per process: triton-ascend's driver probe warns about missing CANN tools
-    each time it runs, and an NPU does not appear mid-session.
-    """
-    try:
-        from triton.runtime import driver
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return str(driver.active.get_current_target().backend) == "npu"
-    except Exception:  # noqa: BLE001 - "0 active drivers", no torch_npu, no CANN: all mean none
-        return False
 
 
 class NPUOnlyError(AttributeError):

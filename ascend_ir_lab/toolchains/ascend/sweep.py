@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.errors import InputError, IRLabError
 from ascend_ir_lab.toolchains.common.run import Run, update_extra
 
 Progress = Callable[[str, dict[str, Any]], None]
@@ -43,6 +43,48 @@ def kernel_known(run: Run) -> bool:
     then imports nothing)."""
     ref = _KERNELS.get(str(Path(run.path).resolve()))
     return ref is not None and ref() is not None
+
+
+def kernel_file_unchanged(run: Run) -> bool:
+    """Whether the kernel file the Run names (`extra.recompile.kernel`) still holds exactly
+    the code the Run compiled (its `source.py`), outside the Run folder: recompiling it then
+    runs the user's own file, the code the Run already shows, nothing the Run carries."""
+    how = (run.manifest.get("extra") or {}).get("recompile")
+    spec = how.get("kernel") if isinstance(how, dict) else None
+    if not isinstance(spec, str) or "::" not in spec:
+        return False
+    file = Path(spec.rpartition("::")[0])
+    try:
+        if not file.is_absolute() or file.resolve().is_relative_to(Path(run.path).resolve()):
+            return False
+        return file.read_bytes() == (Path(run.path) / "source.py").read_bytes()
+    except OSError:
+        return False
+
+
+def capture_on_open(run: Run, *, progress: Progress | None = None) -> tuple[Run, str | None]:
+    """A Run being opened, with its passes: a cheap record is recompiled with every pass
+    now when its kernel is at hand (compiled by this session, or its file unchanged since);
+    otherwise it opens as it is, with a line saying how to capture it."""
+    if passes_captured(run):
+        return run, None
+    if kernel_known(run) or kernel_file_unchanged(run):
+        try:
+            return capture_passes(run, progress=progress), None
+        except IRLabError as exc:
+            return Run(run.path), str(exc).splitlines()[0]
+    spec = ((run.manifest.get("extra") or {}).get("recompile") or {}).get("kernel")
+    why = (
+        "its kernel file changed since (or is gone)"
+        if spec
+        else "its kernel was defined in a notebook cell of another session"
+    )
+    note = (
+        f"{run.path}: a cheap record (no per-pass dumps), opened as it is: {why}; "
+        f"`ascend-ir-lab capture-passes {run.path}` (capture_passes(run)) compiles it again with "
+        f"every pass, importing {spec or 'its kernel'}"
+    )
+    return run, note
 
 
 def passes_captured(run: Run) -> bool:
@@ -71,22 +113,46 @@ def capture_passes(run: Run | str | os.PathLike[str], *, progress: Progress | No
     from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
 
     settings = {k: v for k, v in how.items() if k != "kernel"}
-    new = compile_kernel(
-        fn,
-        signature=kernel["signature"],
-        constexprs=kernel.get("constexprs") or {},
-        name=run.name,
-        out=run.path,
-        check=False,
-        dumps=True,
-        **settings,
-    )
+    with _record_kept(run):
+        new = compile_kernel(
+            fn,
+            signature=kernel["signature"],
+            constexprs=kernel.get("constexprs") or {},
+            name=run.name,
+            out=run.path,
+            check=False,
+            dumps=True,
+            **settings,
+        )
+        if not any(s.get("name") == "bishengir" for s in new.stages):
+            why = (new.manifest.get("status") or {}).get("text") or "no pass was printed"
+            raise IRLabError(
+                f"{run.path}: capturing its passes failed ({why}); the record is kept as it was"
+            )
     kept = {k: extra[k] for k in _KEPT_KEYS if k in extra}
     if kept:
         update_extra(new, kept)
     remember_kernel(new, fn)
     say("captured", {"run": new})
     return Run(new.path)
+
+
+@contextlib.contextmanager
+def _record_kept(run: Run) -> Iterator[None]:
+    """The record's folder as it was, put back when the block fails or is interrupted (a
+    capture writes into the same folder, so that its commands name the Run's own paths)."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-record-") as aside:
+        copy = Path(aside) / "record"
+        shutil.copytree(run.path, copy, symlinks=True)
+        try:
+            yield
+        except BaseException:
+            shutil.rmtree(run.path, ignore_errors=True)
+            shutil.copytree(copy, run.path, symlinks=True)
+            raise
 
 
 def _kernel_of(run: Run, how: Mapping[str, Any]) -> Any:

@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -104,29 +105,84 @@ def run_logged(
     log.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     with open(log, "wb") as out:
+        read_end, write_end = _log_pipe()
         try:
             # its own process group: a timeout or Ctrl-C stops the tool and its children
             proc = subprocess.Popen(
-                argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                argv, stdout=write_end, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                 env=dict(env), cwd=cwd, start_new_session=True,
             )  # fmt: skip
         except FileNotFoundError as exc:
+            os.close(read_end)
             raise ToolNotFoundError(argv[0], package) from exc
+        finally:
+            os.close(write_end)
+        drain = _Drain(read_end, out)
         try:
             returncode = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             kill_group(proc)
-            out.flush()
+            drain.join()
             stopped = ToolResult(argv, -9, time.perf_counter() - start, log, "timed-out")
             raise ToolTimeoutError(stopped, timeout) from None
         except KeyboardInterrupt:
             kill_group(proc, signal.SIGINT)
-            out.flush()
+            drain.join()
             code = proc.returncode if proc.returncode is not None else -2
             raise ToolInterrupted(
                 ToolResult(argv, code, time.perf_counter() - start, log, "interrupted")
             ) from None
+        drain.join(2.0)  # a child the tool left behind may hold the pipe: not for long
     return ToolResult(argv, returncode, time.perf_counter() - start, log)
+
+
+_PIPE_BYTES = 1 << 20  # asked of the kernel for the log pipe (F_SETPIPE_SZ)
+_SMALL_READ = 1 << 16  # a read shorter than this: wait a little for more to gather
+
+
+def _log_pipe() -> tuple[int, int]:
+    """A pipe for a tool's stdout+stderr, made as large as the kernel allows.
+
+    MLIR prints its IR dumps to an unbuffered stream, a few bytes per write(2): written to
+    a file, millions of small writes cost the tool more than printing the IR; into a large
+    pipe they are cheap, and the log is written here in large blocks.
+    """
+    read_end, write_end = os.pipe()
+    with contextlib.suppress(OSError, AttributeError):
+        import fcntl
+
+        fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
+    return read_end, write_end
+
+
+class _Drain:
+    """A thread copying a tool's pipe into its log file until the tool (and every process
+    holding the pipe) is gone; reads a pipe that fills slowly after a short pause, so that
+    a tool writing a few bytes at a time costs a few hundred reads a second, not millions."""
+
+    def __init__(self, fd: int, out: Any) -> None:
+        self._fd, self._out = fd, out
+        self._thread = threading.Thread(target=self._copy, name="ascend-ir-lab-log", daemon=True)
+        self._thread.start()
+
+    def _copy(self) -> None:
+        try:
+            while True:
+                data = os.read(self._fd, _PIPE_BYTES)
+                if not data:
+                    return
+                self._out.write(data)
+                if len(data) < _SMALL_READ:
+                    time.sleep(0.005)
+        except (OSError, ValueError):
+            return  # the log file was closed under us (a tool's child kept the pipe)
+        finally:
+            os.close(self._fd)
+
+    def join(self, timeout: float = 10.0) -> None:
+        """Wait until the pipe is drained (a child that keeps it open: `timeout` at most)."""
+        self._thread.join(timeout)
+        self._out.flush()
 
 
 def kill_group(proc: subprocess.Popen[Any], first: int = signal.SIGKILL) -> None:

@@ -9,6 +9,7 @@ import importlib.util
 import os
 import shutil
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -49,6 +50,32 @@ def find_tool(name: str) -> Path:
         if path.is_file() and os.access(path, os.X_OK):
             return path
     raise ToolNotFoundError(name, PACKAGES.get(name, name))
+
+
+def npu_compiler_present() -> bool:
+    """Whether CANN's device compiler is where triton-ascend's driver looks for it (`bisheng`
+    on PATH, else `$TRITON_NPU_COMPILER_PATH/ccec`): without it no NPU driver is active, and
+    saying so needs neither triton nor a driver probe (half a second of imports)."""
+    root = os.environ.get("TRITON_NPU_COMPILER_PATH", "")
+    return bool(shutil.which("bisheng") or shutil.which(os.path.join(root, "ccec")))
+
+
+@functools.lru_cache(maxsize=1)
+def npu_available() -> bool:
+    """Whether Triton has an active NPU driver on this host (False: launches cannot run).
+
+    Asked once per process (the driver probe warns about missing CANN tools each time it
+    runs); without CANN's compiler no driver can be active, and none is probed."""
+    if not npu_compiler_present():
+        return False
+    try:
+        from triton.runtime import driver
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return str(driver.active.get_current_target().backend) == "npu"
+    except Exception:  # noqa: BLE001 - "0 active drivers", no torch_npu, no CANN: all mean none
+        return False
 
 
 def triton_ascend_available() -> bool:

@@ -1,0 +1,128 @@
+"""Compressed logs opened as fast as plain ones: decompressed once, kept, then read as plain.
+
+A `.log.zst` or `.gz` is decompressed the first time it is opened into a private cache
+folder (`<tmp>/ascend-ir-lab-<uid>-logs`, mode 0700, ours, or no cache at all), named after
+the compressed file's identity (device, inode, size, modification time, path): a file
+changed or replaced since gets a new name, and a name is only ever a complete file (written
+aside, then renamed). Later opens read the kept file as a plain log of its size is read
+(whole, or mapped when large), with no decompressor at all; the least recently opened files
+go first once the folder holds more than CACHE_BYTES. A log whose reading raised warnings
+(truncated, no seek table) is not kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import mmap
+import os
+import stat
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from ascend_ir_lab.dumps.blocks import BlockText, WarnedMap, small_whole
+
+CACHE_BYTES = 4 << 30  # decompressed logs kept at most, all together
+
+
+def read_compressed(path: Path, opener: Callable[[Path], BlockText], limit: int) -> bytes:
+    """The text of the compressed log `path`, as a plain log of its size is read: whole
+    bytes under `limit`, else mapped. Its decompressed form is kept for the next open where
+    a private cache folder can be had (a kept log opens without the decompressor at all)."""
+    folder = _cache_folder()
+    kept = _kept_name(folder, path) if folder is not None else None
+    if kept is not None:
+        found = _read_kept(kept, limit)
+        if found is not None:
+            return found
+    text = opener(path)
+    if kept is None or text.warnings:
+        return small_whole(text, limit)
+    return _fill(text, kept, limit) or small_whole(text, limit)
+
+
+def _cache_folder() -> Path | None:
+    """The private cache folder, or None where it cannot be ours alone."""
+    folder = Path(tempfile.gettempdir()) / f"ascend-ir-lab-{os.getuid()}-logs"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        st = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        return None
+    return folder
+
+
+def _kept_name(folder: Path, path: Path) -> Path | None:
+    try:
+        st = path.stat()
+        where = str(path.resolve())
+    except OSError:
+        return None
+    identity = f"{where}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}"
+    return folder / (hashlib.sha256(identity.encode()).hexdigest()[:40] + ".log")
+
+
+def _read_kept(kept: Path, limit: int) -> bytes | None:
+    """The kept log: read whole under `limit` bytes, else mapped; None where there is none."""
+    try:
+        fd = os.open(kept, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        size = os.fstat(fd).st_size
+        if size == 0:
+            return None
+        if size < limit:
+            with os.fdopen(os.dup(fd), "rb") as f:
+                data = f.read()
+        else:
+            mapped = WarnedMap(fd, 0, access=mmap.ACCESS_READ)
+            mapped.warnings = []
+            data = mapped  # type: ignore[assignment]  # bytes-like, as the reader takes it
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+    with contextlib.suppress(OSError):
+        os.utime(kept)  # recently opened: evicted last
+    return data
+
+
+def _fill(text: BlockText, kept: Path, limit: int) -> bytes | None:
+    """Decompress `text` into the cache under `kept` (aside first, then renamed); its text
+    as `_read_kept` gives it."""
+    whole = bytes(text) if len(text) < limit else None
+    aside = kept.with_name(f"{kept.stem}.{os.getpid()}.part")
+    try:
+        fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            for block in [whole] if whole is not None else text.chunks():
+                out.write(block)
+        os.replace(aside, kept)
+    except OSError:
+        with contextlib.suppress(OSError):
+            aside.unlink()
+        return whole
+    _evict(kept.parent, keep=kept)
+    return whole if whole is not None else _read_kept(kept, limit)
+
+
+def _evict(folder: Path, *, keep: Path) -> None:
+    """Remove the least recently opened logs until the folder holds CACHE_BYTES at most."""
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.name.endswith(".log") and entry.is_file(follow_symlinks=False):
+                st = entry.stat(follow_symlinks=False)
+                found.append((st.st_mtime_ns, st.st_size, Path(entry.path)))
+    total = sum(size for _, size, _ in found)
+    for _, size, path in sorted(found):
+        if total <= CACHE_BYTES:
+            return
+        if path != keep:
+            with contextlib.suppress(OSError):
+                path.unlink()
+            total -= size

@@ -172,3 +172,15 @@ def test_core_answers_in_data_and_renders_no_html(path: Path) -> None:
     shown = [n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name in views]
     assert not shown, f"{path.relative_to(PACKAGE)} renders {shown}: that is the notebook's job"
     assert "html" not in _imports(path), f"{path.relative_to(PACKAGE)} imports html"
+
+
+def test_the_one_convenience_import_up_the_house_stays_inside_its_method() -> None:
+    for module, target in house.CONVENIENCE:
+        tree = house.tree(module)
+        top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+        assert all(getattr(n, "module", None) != target for n in top), f"{module} imports {target}"
+        inside = [
+            n for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "capture"
+            for n in ast.walk(f) if isinstance(n, ast.ImportFrom) and n.module == target
+        ]  # fmt: skip
+        assert inside, f"{module}: {target} is imported outside Run.capture"

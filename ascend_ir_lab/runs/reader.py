@@ -60,9 +60,18 @@ class Run:
 
     @property
     def passes_captured(self) -> bool:
-        """False for a cheap record (compiled without per-pass dumps; see
-        `toolchains.ascend.sweep.capture_passes`)."""
+        """False for a cheap record (compiled without per-pass dumps; see `capture`)."""
         return bool((self.manifest.get("extra") or {}).get("passes_captured", True))
+
+    def capture(self, progress: Any = None) -> Run:
+        """Recompile this cheap record with every pass printed (same folder): the new Run.
+
+        The kernel is the one this session compiled, else the file the Run names, which is
+        imported to compile it (so: only for Runs you trust). A convenience: the work is
+        `toolchains.ascend.sweep.capture_passes`, imported only when this is called."""
+        from ascend_ir_lab.toolchains.ascend.sweep import capture_passes
+
+        return capture_passes(self, progress=progress)
 
     def file(self, relative: str) -> Path:
         """A path inside the Run folder (InputError for one that would leave it)."""

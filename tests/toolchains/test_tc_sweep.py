@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from ascend_ir_lab.cli import main
-from ascend_ir_lab.toolchains.ascend.sweep import capture_passes
 from ascend_ir_lab.toolchains.common.run import Run
 
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"
@@ -88,7 +87,7 @@ def test_capture_passes_turns_a_record_into_a_full_run(
     assert again.passes_captured and again.manifest["kernel"]["constexprs"] == {"BLOCK": 1024}
     assert len([d for d in again.timeline.dumps if d.stage == "bishengir"]) > 20
     assert "passes" in capsys.readouterr().out
-    assert capture_passes(again).path == again.path  # already captured: nothing recompiled
+    assert again.capture().path == again.path  # already captured: nothing recompiled
 
 
 def test_capture_passes_never_imports_code_a_run_carries(

@@ -3,7 +3,7 @@
 A compile the tool sees is always recorded (kernel, signature, constexprs, options, stage
 artifacts, commands, compile time); the per-pass dumps are captured only where they are
 wanted. A Run whose `extra.passes_captured` is false is one `capture_passes(run)` away
-from the full record (`capture_passes(run)`, `ascend-ir-lab capture-passes RUN`).
+from the full record (`run.capture()`, `ascend-ir-lab capture-passes RUN`).
 
 An autotune sweep keeps one Run per config; the Run of the config that ran (or of the
 configs asked for) holds the dumps and lists the whole sweep under `extra.autotune`.
@@ -81,7 +81,7 @@ def capture_on_open(run: Run, *, progress: Progress | None = None) -> tuple[Run,
     )
     note = (
         f"{run.path}: a cheap record (no per-pass dumps), opened as it is: {why}; "
-        f"`ascend-ir-lab capture-passes {run.path}` (capture_passes(run)) compiles it again with "
+        f"`ascend-ir-lab capture-passes {run.path}` (run.capture()) compiles it again with "
         f"every pass, importing {spec or 'its kernel'}"
     )
     return run, note

@@ -27,12 +27,9 @@ sys.path.insert(0, str(ROOT))
 
 from ascend_ir_lab.toolchains.ascend import options as opts  # noqa: E402
 from ascend_ir_lab.toolchains.ascend.compile import compile_kernel  # noqa: E402
-from ascend_ir_lab.toolchains.ascend.ttir_stage import (  # noqa: E402
-    _stop_before_binary,
-    load_kernel,
-    parse_signature,
-)
+from ascend_ir_lab.toolchains.ascend.ttir_stage import stop_before_binary  # noqa: E402
 from ascend_ir_lab.toolchains.common.env import patched_environ  # noqa: E402
+from ascend_ir_lab.toolchains.common.kernels import load_kernel, parse_signature  # noqa: E402
 from ascend_ir_lab.toolchains.common.process import capture_fds  # noqa: E402
 from ascend_ir_lab.toolchains.common.tools import find_tool  # noqa: E402
 
@@ -61,7 +58,7 @@ def bare(info: dict[str, Any], work: Path) -> float:
     env = {"MLIR_ENABLE_DUMP": "1", "TRITON_ALWAYS_COMPILE": "1", "TRITON_CACHE_DIR": str(cache)}
     start = time.perf_counter()
     # both sides stop triton-ascend before its binary step, so only capture is compared
-    with patched_environ(env), _stop_before_binary(), capture_fds(work / "ttir.log"):
+    with patched_environ(env), stop_before_binary(), capture_fds(work / "ttir.log"):
         try:
             triton.compile(src, target=GPUTarget("npu", "Ascend910B3", 0))
         except Exception:  # noqa: BLE001 - stopped before the binary step; the IR files exist

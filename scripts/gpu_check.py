@@ -54,7 +54,7 @@ def time_us(launch, repeat: int = 50) -> float:  # type: ignore[no-untyped-def]
 def check_softmax(out: Path, llvm: bool) -> dict[str, object]:
     import torch
 
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.common.kernels import load_kernel
     from ascend_ir_lab.toolchains.triton.compile import capture
 
     kernel = load_kernel(f"{ROOT}/tests/kernels/upstream/softmax.py::softmax")
@@ -77,7 +77,7 @@ def check_softmax(out: Path, llvm: bool) -> dict[str, object]:
 def check_attention(out: Path, llvm: bool) -> dict[str, object]:
     import torch
 
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.common.kernels import load_kernel
     from ascend_ir_lab.toolchains.triton.compile import capture
 
     kernel = load_kernel(f"{ROOT}/tests/kernels/upstream/attention.py::attention")

@@ -89,7 +89,7 @@ def child(kernel: str, target: str, out: Path) -> None:
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.common.kernels import load_kernel
     from ascend_ir_lab.toolchains.triton.compile import compile_spec, parse_target
 
     spec, sig, consts = compile_spec(str(KERNELS / f"{kernel}.py"))

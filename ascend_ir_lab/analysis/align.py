@@ -72,11 +72,22 @@ def _substitutes(xs: list[Dump], ys: list[Dump]) -> list[tuple[Dump | None, Dump
 
 
 def counterpart(a: Timeline, dump: Dump, b: Timeline) -> Dump | None:
-    """The Dump of `b` that corresponds to `dump` of `a` (None when `b` has none)."""
+    """The Dump of `b` at the place of `dump` of `a`, also when `b` never runs that pass.
+
+    The pass's counterpart (or its substitute: barrier-all's hivm-inject-sync for the sync
+    solver) when there is one; otherwise the first Dump of the same scope after the last
+    earlier pass both Timelines ran (None when `b` has no Dump of that scope there).
+    """
+    anchor: Dump | None = None
     for x, y in pairing(a, b):
         if x is dump:
-            return y
-    return None
+            if y is not None:
+                return y
+            break
+        if x is not None and y is not None and x.index < dump.index:
+            anchor = y
+    start = anchor.index + 1 if anchor is not None else 0
+    return next((d for d in b.dumps[start:] if d.scope == dump.scope), None)
 
 
 def align(

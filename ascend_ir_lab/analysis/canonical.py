@@ -32,7 +32,7 @@ import re
 from collections.abc import Sequence
 
 from ascend_ir_lab.analysis.canonical_order import offset_variants, sort_independent
-from ascend_ir_lab.analysis.normalize import strip_loc
+from ascend_ir_lab.analysis.loc_strip import strip_loc
 
 __all__ = ["canonical_lines", "comparable_lines", "inline_aliases", "split_top"]
 

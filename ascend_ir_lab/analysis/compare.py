@@ -12,7 +12,6 @@ that the identical compiles agree on.
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 
 from ascend_ir_lab.analysis.align import AlignedPair, align
@@ -20,7 +19,7 @@ from ascend_ir_lab.analysis.noise import CanonicalCache, Noise
 from ascend_ir_lab.analysis.normalize import Normalization
 from ascend_ir_lab.dumps import Dump, Timeline
 
-__all__ = ["Comparison", "compare", "stand_in"]
+__all__ = ["Comparison", "compare"]
 
 
 @dataclass
@@ -92,6 +91,25 @@ class Comparison:
             f"{self.a_name} vs {self.b_name}: {len(self.pairs)} passes aligned, "
             f"{len(self.common)} on both sides, {len(self.differing)} of them differ"
         ]
+        out += self._one_sided_lines()
+        out += self._divergence_lines()
+        out += _rows(self.real if self.noise is not None else self.differing, limit)
+        if self.noise is not None:
+            out.append(
+                f"  noise (varies between {self.noise.builds} identical compiles of "
+                f"{self.a_name}): {len(self.noisy)} of the differing passes"
+            )
+            out += _rows(self.noisy, min(limit, 5))
+        if self.inherited:
+            out.append(
+                f"  {len(self.inherited)} differing passes made the same change on both sides, "
+                "up to names and numbers"
+            )
+        return out
+
+    def _one_sided_lines(self) -> list[str]:
+        """Passes replaced by others, and passes that run on one side only."""
+        out = []
         for (la, lb), subs in self.substituted.items():
             first_a = subs[0].a
             assert first_a is not None
@@ -105,6 +123,11 @@ class Comparison:
                     f"  only in {side}: {label} x{len(dumps)} "
                     f"(first #{dumps[0].index}, {dumps[0].scope})"
                 )
+        return out
+
+    def _divergence_lines(self) -> list[str]:
+        """Where the Runs first part, or why no pass changed anything else."""
+        out = []
         first, word = self.first_real, "first real divergence"
         plain = self.first_divergence
         if self.noise is None and plain is not None and plain.a is not None and plain.b is not None:
@@ -127,29 +150,10 @@ class Comparison:
                 "are numbering or come with the input"
                 + (", or vary between identical compiles of A" if self.noise is not None else "")
             )
-        out += _rows(self.real if self.noise is not None else self.differing, limit)
-        if self.noise is not None:
-            out.append(
-                f"  noise (varies between {self.noise.builds} identical compiles of "
-                f"{self.a_name}): {len(self.noisy)} of the differing passes"
-            )
-            out += _rows(self.noisy, min(limit, 5))
-        if self.inherited:
-            out.append(
-                f"  {len(self.inherited)} differing passes made the same change on both sides, "
-                "up to names and numbers"
-            )
         return out
 
     def __repr__(self) -> str:
         return "\n".join(self.lines())
-
-    def _repr_html_(self) -> str:
-        head, *rest = self.lines()
-        return (
-            f"<div><b>{html.escape(head)}</b><pre style='margin:2px 0'>"
-            f"{html.escape(chr(10).join(rest))}</pre></div>"
-        )
 
 
 def _rows(pairs: list[AlignedPair], limit: int) -> list[str]:
@@ -199,24 +203,3 @@ def _sort_differences(
             result.unsteady.add(p.a.index)
         elif cache.delta(a, p.a) == cache.delta(b, p.b):
             result.inherited.add(p.a.index)
-
-
-def stand_in(a: Timeline, dump: Dump, b: Timeline) -> Dump | None:
-    """The Dump of `b` at the place of `dump` of `a`, also when `b` never runs that pass.
-
-    The pass's counterpart (or its substitute: barrier-all's hivm-inject-sync for the sync
-    solver) when there is one; otherwise the first Dump of the same scope after the last
-    earlier pass both Timelines ran.
-    """
-    from ascend_ir_lab.analysis.align import pairing
-
-    anchor: Dump | None = None
-    for x, y in pairing(a, b):
-        if x is dump:
-            if y is not None:
-                return y
-            break
-        if x is not None and y is not None and x.index < dump.index:
-            anchor = y
-    start = anchor.index + 1 if anchor is not None else 0
-    return next((d for d in b.dumps[start:] if d.scope == dump.scope), None)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ascend_ir_lab.analysis.canonical import split_top
-from ascend_ir_lab.analysis.normalize import strip_loc
+from ascend_ir_lab.analysis.loc_strip import strip_loc
 
 __all__ = ["Buffer", "Function", "Node", "functions", "value_set"]
 

@@ -7,13 +7,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ascend_ir_lab.analysis.loc_strip import strip_loc
+
+__all__ = ["Normalization", "normalize_lines", "strip_loc"]
+
 # the same rules as the viewer's normalize.ts (tests/data/golden/normalize.json pins both)
 _LOC_ALIAS = re.compile(r"^\s*#loc[A-Za-z0-9_$.-]*\s*=\s*loc\(")
 _SSA = re.compile(r"%[A-Za-z0-9_$.-]+")
 _BLOCK = re.compile(r"\^[A-Za-z0-9_$.-]+")
 _SPACE = re.compile(r"\s+")
-# `loc(` that is no part of a longer name (`myloc(`, `@loc(`, `%loc(`), with the blanks before it
-_LOC_START = re.compile(r"[ \t]*(?<![A-Za-z0-9_#$.@%^])loc\(")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,44 +51,6 @@ class Normalization:
     def active(self) -> bool:
         """Whether anything is normalised at all."""
         return self.locations or self.ssa or self.whitespace or self.canonical
-
-
-def strip_loc(line: str) -> str:
-    """Remove every ` loc(...)` (balanced parentheses, strings respected) from a line."""
-    out = []
-    pos = 0
-    for m in _LOC_START.finditer(line):
-        if m.start() < pos:
-            continue  # a loc( nested inside one already removed
-        close = _matching_paren(line, m.end() - 1)
-        if close < 0:
-            break  # unbalanced (a cut line): the rest stays as it is
-        out.append(line[pos : m.start()])
-        pos = close + 1
-    out.append(line[pos:])
-    return "".join(out)
-
-
-def _matching_paren(line: str, open_at: int) -> int:
-    """Index of the `)` closing the `(` at `open_at`, -1 if unbalanced."""
-    depth, in_str, j = 0, False, open_at
-    while j < len(line):
-        c = line[j]
-        if in_str:
-            if c == "\\":
-                j += 1
-            elif c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return j
-        j += 1
-    return -1
 
 
 def normalize_lines(lines: list[str], norm: Normalization) -> list[str]:

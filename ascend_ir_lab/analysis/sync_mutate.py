@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ascend_ir_lab.analysis.hivm_ops import parse_op
 from ascend_ir_lab.analysis.ir_tree import functions
-from ascend_ir_lab.analysis.normalize import strip_loc
+from ascend_ir_lab.analysis.loc_strip import strip_loc
 from ascend_ir_lab.analysis.sync_check import Finding, check_sync
 
 __all__ = ["Mutant", "MutationResult", "mutants", "run_mutations"]

@@ -84,13 +84,15 @@ def _register_compile(subparsers: Any) -> None:
 
 
 def _compile(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import parse_constexprs
+    from ascend_ir_lab.toolchains.common.kernels import parse_constexprs
+    from ascend_ir_lab.toolchains.common.targets import toolchain_for
 
     constexprs: dict[str, Any] = {}
     kernel, signature = args.kernel, args.signature
-    if not signature and "::" in kernel and args.target.startswith(("cuda:", "hip:")):
+    upstream = toolchain_for(args.target) == "triton"
+    if not signature and "::" in kernel and upstream:
         args.kernel = kernel.split("::")[0]  # the upstream driver reads the COMPILE dict itself
-    if args.target.startswith(("cuda:", "hip:")):
+    if upstream:
         from ascend_ir_lab.cli.upstream import triton_compile
 
         return triton_compile(args)

@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 from ascend_ir_lab.analysis.ops import OpChange
+from ascend_ir_lab.cli.common import dump_ref, open_source, select, warn
 from ascend_ir_lab.cli.jsonout import emit
-from ascend_ir_lab.cli.read import _open, _warn, dump_ref, select
 from ascend_ir_lab.dumps import Timeline
 from ascend_ir_lab.runs import inside, regular_file
 
@@ -22,13 +22,13 @@ def _change(tl: Timeline, c: OpChange) -> dict[str, Any]:
 def cmd_find(args: argparse.Namespace) -> int:
     from ascend_ir_lab.analysis.ops import Census, known_ops, lifecycle
 
-    tl = _open(args.path)
+    tl = open_source(args.path)
     census = Census(tl)
     changes = lifecycle(tl, args.op, census)
     if args.json:
         emit([_change(tl, c) for c in changes])
     else:
-        _warn(tl)
+        warn(tl)
         _print_changes(changes)
     if not changes:
         close = difflib.get_close_matches(args.op, list(known_ops(tl, census)), n=3, cutoff=0.6)
@@ -49,13 +49,13 @@ def _print_changes(changes: list[OpChange]) -> None:
 def cmd_search(args: argparse.Namespace) -> int:
     from ascend_ir_lab.analysis.search import search
 
-    tl = _open(args.path)
+    tl = open_source(args.path)
     hits = search(tl, args.pattern, regex=args.regex, ignore_case=args.ignore_case)
     if args.json:
         emit({"hits": hits.counts, "first": hits.first, "last": hits.last,
               "changes": [_change(tl, c) for c in hits.changes]})  # fmt: skip
         return 0
-    _warn(tl)
+    warn(tl)
     if hits.first is None:
         print(f"{args.pattern!r} appears in no pass of {tl.title}")
         return 0
@@ -70,7 +70,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 def cmd_sync(args: argparse.Namespace) -> int:
     from ascend_ir_lab.analysis.sync import SyncOp, sync_lens
 
-    tl = _open(args.path)
+    tl = open_source(args.path)
     if args.check or args.mutate:
         from ascend_ir_lab.cli.sync import cmd_check
 
@@ -107,7 +107,7 @@ def cmd_source(args: argparse.Namespace) -> int:
     from ascend_ir_lab.analysis.locations import LineCensus
     from ascend_ir_lab.analysis.ops import lifecycle
 
-    tl = _open(args.path)
+    tl = open_source(args.path)
     file = args.file or ((tl.run or {}).get("kernel") or {}).get("file")
     census = LineCensus(tl, args.line, file)
     changes = lifecycle(tl, "", census)
@@ -119,7 +119,7 @@ def cmd_source(args: argparse.Namespace) -> int:
               "changes": [_change(tl, c) for c in changes], **dump_ref(d),
               "ops": [{"line": i + 1, "text": lines[i]} for i in located]})  # fmt: skip
         return 0
-    _warn(tl)
+    warn(tl)
     if not changes:
         print(f"no IR carries the location {file or '*'}:{args.line}; compile with --line-info")
         return 0
@@ -149,7 +149,7 @@ def _python_line(tl: Timeline, number: int) -> str:
 def cmd_ops(args: argparse.Namespace) -> int:
     from ascend_ir_lab.analysis.ops import Census
 
-    tl = _open(args.path)
+    tl = open_source(args.path)
     d = select(tl, args.which)
     counts = Census(tl).of(d)
     if args.json:

@@ -86,11 +86,11 @@ def _capture(args: argparse.Namespace) -> int:
 
 
 def _capture_passes(args: argparse.Namespace) -> int:
+    from ascend_ir_lab.share.capture import capture_passes
     from ascend_ir_lab.toolchains.ascend.script_capture import TerminalProgress
     from ascend_ir_lab.toolchains.common.collection import run_row, table_text
-    from ascend_ir_lab.toolchains.common.run import Run
 
-    done = [Run(path).capture(progress=TerminalProgress()) for path in args.runs]
+    done = [capture_passes(path, progress=TerminalProgress()) for path in args.runs]
     print(table_text(run_row(r) for r in done))
     return 0 if all(r.passes_captured for r in done) else 1
 
@@ -112,8 +112,8 @@ def with_passes(path: str) -> None:
         return  # the command itself says what is wrong with the folder
     if run.passes_captured:
         return
+    from ascend_ir_lab.share.capture import capture_on_open
     from ascend_ir_lab.toolchains.ascend.script_capture import TerminalProgress
-    from ascend_ir_lab.toolchains.ascend.sweep import capture_on_open
 
     _, note = capture_on_open(run, progress=TerminalProgress())
     if note:

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ascend_ir_lab.cli.common import dump_record, open_source, select, warn
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.safe_text import for_terminal
 
@@ -113,14 +114,6 @@ def _lazy(module: str, name: str) -> Callable[[argparse.Namespace], int]:
     return handler
 
 
-def _open(path: str) -> Timeline:
-    from ascend_ir_lab.cli.npu import with_passes
-    from ascend_ir_lab.dumps import open_timeline
-
-    with_passes(path)  # a cheap record opens with its passes
-    return open_timeline(path)
-
-
 def _add_color(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--color", choices=("auto", "always", "never"), default="auto",
@@ -175,39 +168,8 @@ def _norm(args: argparse.Namespace) -> Normalization:
         raise InputError(str(exc)) from None
 
 
-def select(tl: Timeline, which: str) -> Dump:
-    """`tl.select(which)`, saying on stderr which occurrence a bare pass name took."""
-    d = tl.select(which)
-    note = tl.selection_note(which)
-    if note:
-        print(f"# {note}", file=sys.stderr)
-    return d
-
-
-def _warn(tl: Timeline) -> None:
-    for w in tl.warnings:
-        print(f"warning: {w}", file=sys.stderr)
-
-
-_CHANGED = {"changed": True, "unchanged": False, "unknown": None}
-
-
-def dump_ref(d: Dump) -> dict[str, Any]:
-    """The keys that name a Dump in every `--json` output (`pass` the name, `arg` the argument)."""
-    return {"index": d.index, "stage": d.stage, "pass": d.pass_name, "arg": d.arg, "scope": d.scope}
-
-
-def dump_record(tl: Timeline, d: Dump, state: str) -> dict[str, Any]:
-    """The `inspect --json` record of one Dump (`changed`: null where the log cannot say)."""
-    return {
-        **dump_ref(d), "phase": d.phase, "changed": _CHANGED[state],
-        "lines": tl.line_count(d), "truncated": d.truncated, "options": d.options,
-        "span": [d.start, d.end], "seconds": tl.seconds(d),
-    }  # fmt: skip
-
-
 def cmd_inspect(args: argparse.Namespace) -> int:
-    tl = _open(args.path)
+    tl = open_source(args.path)
     states = tl.change_states()
     flags = [s == "changed" for s in states]
     dumps = [d for d in tl.dumps if flags[d.index] or not args.changed]
@@ -225,7 +187,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             "warnings": tl.warnings,
         })  # fmt: skip
         return 0
-    _warn(tl)
+    warn(tl)
     print(_summary(tl, flags))
     width = max((len(d.label) for d in dumps), default=4)
     timed = [s for s in (tl.seconds(d) for d in dumps) if s is not None]
@@ -264,8 +226,8 @@ def _summary(tl: Timeline, flags: list[bool]) -> str:
 def cmd_show(args: argparse.Namespace) -> int:
     from ascend_ir_lab.analysis.normalize import normalize_lines
 
-    tl = _open(args.path)
-    _warn(tl)
+    tl = open_source(args.path)
+    warn(tl)
     d = select(tl, args.which)
     lines = normalize_lines(tl.lines(d), _norm(args))
     text = "\n".join(lines) + ("\n" if lines else "")
@@ -282,12 +244,13 @@ def _name(tl: Timeline, d: Dump) -> str:
 
 def cmd_diff(args: argparse.Namespace) -> int:
     from ascend_ir_lab.analysis.align import counterpart
+    from ascend_ir_lab.analysis.change import pass_change
     from ascend_ir_lab.analysis.diff import unified
     from ascend_ir_lab.analysis.normalize import normalize_lines
 
-    a_tl = _open(args.path)
-    b_tl = _open(args.against) if args.against else a_tl
-    _warn(a_tl)
+    a_tl = open_source(args.path)
+    b_tl = open_source(args.against) if args.against else a_tl
+    warn(a_tl)
     if args.a is None:
         if b_tl is a_tl:
             raise InputError("diff needs a dump (A), or --against PATH2 to compare two timelines")
@@ -305,13 +268,12 @@ def cmd_diff(args: argparse.Namespace) -> int:
         if db is None:
             raise InputError(f"{args.against} never runs {da.label} on {da.scope}")
     else:
-        old, db = a_tl.change(da)
-        if db is None:
-            raise InputError(f"dump #{da.index} is the last state of its scope: nothing follows it")
-        da = old if old is not None else da
-        if old is None:
-            print(f"# #{db.index} is the first dump of {db.scope}: nothing to compare with")
+        change = pass_change(a_tl, da)
+        if change.note:
+            print(f"# {change.note}")
             return 0
+        assert change.old is not None and change.new is not None
+        da, db = change.old, change.new
     norm = _norm(args)
     a_lines = normalize_lines(a_tl.lines(da), norm)
     b_lines = normalize_lines(b_tl.lines(db), norm)

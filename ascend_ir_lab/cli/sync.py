@@ -28,7 +28,7 @@ def add_check_options(p: argparse.ArgumentParser) -> None:
 
 
 def _dumps(args: argparse.Namespace, tl: Timeline) -> list[Any]:
-    from ascend_ir_lab.cli.read import select
+    from ascend_ir_lab.cli.common import select
 
     if args.which is not None:
         return [select(tl, args.which)]

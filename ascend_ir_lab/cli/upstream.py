@@ -76,7 +76,7 @@ def _register_opt(subparsers: Any) -> None:
 
 def triton_compile(args: argparse.Namespace) -> int:
     """Handler of `triton-compile` (also fit for `compile --target cuda:90` namespaces)."""
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import parse_constexprs
+    from ascend_ir_lab.toolchains.common.kernels import parse_constexprs
     from ascend_ir_lab.toolchains.triton import compile as tu
 
     python = getattr(args, "python", None) or _gpu_python()

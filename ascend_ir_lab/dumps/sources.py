@@ -17,14 +17,9 @@ from ascend_ir_lab.dumps.reader import LogIndex, index_log
 from ascend_ir_lab.dumps.timeline import Timeline
 from ascend_ir_lab.dumps.walk import TREE_FILE, WALK_MAX_ENTRIES, entries, walk_tree
 from ascend_ir_lab.errors import InputError, NoDumpsError
-from ascend_ir_lab.runs import (
-    STAGE_STATUS,
-    inside,
-    is_inside,
-    read_manifest,
-    refuse_special,
-    regular_file,
-)
+from ascend_ir_lab.runs.format import STAGE_STATUS
+from ascend_ir_lab.runs.manifest import read_manifest
+from ascend_ir_lab.runs.paths import inside, is_inside, refuse_special, regular_file
 
 # Stage files Triton writes into a cache or dump folder, in pipeline order.
 STAGE_FILES = (

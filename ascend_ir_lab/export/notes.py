@@ -171,7 +171,7 @@ def _run_name(payload: dict[str, Any]) -> Any:
 
 def _timeline_outputs(nb: Any) -> list[dict[str, Any]]:
     """Every timeline payload (plain or packed) in the outputs of a notebook's code cells."""
-    from ascend_ir_lab.export.payload import MIME_TYPE
+    from ascend_ir_lab.export.format import MIME_TYPE
 
     out = []
     cells = nb.get("cells") if isinstance(nb, dict) else None

@@ -7,12 +7,13 @@ from typing import Any
 
 from ascend_ir_lab.analysis.locations import source_map
 from ascend_ir_lab.dumps import Timeline
+from ascend_ir_lab.export.format import FORMAT, MIME_TYPE
 from ascend_ir_lab.export.notes import clean_notes
 from ascend_ir_lab.export.packing import is_packed, unpack_payload
 from ascend_ir_lab.export.payload_check import structure_problems
 
-MIME_TYPE = "application/vnd.ascend-ir-lab.timeline+json"
-FORMAT = "ascend-ir-lab/timeline@1"
+__all__ = ["FORMAT", "MIME_TYPE", "build_payload", "capture_info", "validate_payload"]
+
 _DUMP_KEYS = (
     "i",
     "stage",
@@ -204,6 +205,15 @@ def validate_payload(payload: Mapping[str, Any]) -> list[str]:
         return ["the payload is not a JSON object"]
     if payload.get("format") != FORMAT:
         problems.append(f"format is {payload.get('format')!r}, expected {FORMAT!r}")
+    problems += _reference_problems(payload)
+    problems += structure_problems(payload)
+    problems += _sync_check_problems(payload)
+    return problems
+
+
+def _reference_problems(payload: Mapping[str, Any]) -> list[str]:
+    """Snapshots naming lines, and Dumps naming snapshots, that do not exist (20 at most)."""
+    problems: list[str] = []
     lines = payload.get("lines") or []
     snaps = payload.get("snapshots") or []
     n_lines, n_snaps = len(lines), len(snaps)
@@ -219,8 +229,6 @@ def validate_payload(payload: Mapping[str, Any]) -> list[str]:
             problems.append(f"dump {d['i']} refers to snapshot {d['snap']}, which does not exist")
         if len(problems) > 20:
             break
-    problems += structure_problems(payload)
-    problems += _sync_check_problems(payload)
     return problems
 
 

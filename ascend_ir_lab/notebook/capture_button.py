@@ -29,10 +29,11 @@ def _target(run: Any, name: str) -> Path:
     return folder
 
 
-def capture_from_viewer(run: Any, name: str, say: Callable[[str], None]) -> dict[str, Any]:
+def capture_from_viewer(
+    run: Any, name: str, say: Callable[[str], None], open_view: Callable[[Any], Any]
+) -> dict[str, Any]:
     """Capture the passes of `name` (see _target), telling `say` how it goes; returns the
-    payload of the captured Run."""
-    from ascend_ir_lab.notebook.explorer import RunView
+    payload of the captured Run, opened by `open_view` (the explorer's RunView.of)."""
     from ascend_ir_lab.toolchains.common.run import Run
 
     target = Run(_target(run, name))
@@ -46,8 +47,8 @@ def capture_from_viewer(run: Any, name: str, say: Callable[[str], None]) -> dict
 
     if target.passes_captured:
         say(f"{target.name} already holds its passes; opening them …")
-    view = RunView.of(target.capture(progress=progress))
-    payload = view.payload()
+    view = open_view(target.capture(progress=progress))
+    payload: dict[str, Any] = view.payload()
     index = next(
         (c.get("index") for c in capture_info(run.manifest)["configs"] if c.get("run") == name),
         None,

@@ -49,12 +49,14 @@ class ComparisonView:
         return repr(self.comparison)
 
     def _repr_html_(self) -> str:
-        return self.comparison._repr_html_()
+        from ascend_ir_lab.notebook.text import comparison_html
+
+        return comparison_html(self.comparison)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        from ascend_ir_lab.notebook.explorer import _widget_frontend
+        from ascend_ir_lab.notebook.glue import widget_frontend
 
-        if not _widget_frontend():
+        if not widget_frontend():
             return {"text/plain": repr(self.comparison)}
         data, meta = self.widget()._repr_mimebundle_(**kwargs)
         return {**data, "text/plain": repr(self.comparison)}, meta

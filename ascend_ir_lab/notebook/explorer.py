@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.analysis.compare import compare, stand_in
+from ascend_ir_lab.analysis.align import counterpart
+from ascend_ir_lab.analysis.change import pass_change
+from ascend_ir_lab.analysis.compare import compare
 from ascend_ir_lab.analysis.diff import unified
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
 from ascend_ir_lab.analysis.ops import Census, OpChange, lifecycle
@@ -20,6 +22,7 @@ from ascend_ir_lab.analysis.sync_ops import CENSUS_OPS
 from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.notebook.compare_view import ComparisonView
+from ascend_ir_lab.notebook.glue import widget_frontend
 from ascend_ir_lab.notebook.text import IRText, Table
 
 __all__ = ["RunView"]
@@ -96,25 +99,22 @@ class RunView:
         context: int = 3,
     ) -> IRText:
         """What pass `a` changed (b omitted), `a` against `b` in this Run, or against the same
-        pass of another RunView `b` (or what stands in its place there: compare.stand_in)."""
+        pass of another RunView `b` (or what stands in its place there: align.counterpart)."""
         da = self.dump(a)
         other = self
         if isinstance(b, RunView):
             other = b
-            db = stand_in(self.timeline, da, b.timeline)
+            db = counterpart(self.timeline, da, b.timeline)
             if db is None:
                 raise InputError(f"{b.name} never runs {da.label} on {da.scope}")
         elif b is not None:
             db = self.dump(b)
         else:
-            old, db = self.timeline.change(da)
-            if db is None or old is None:
-                return IRText(
-                    f"#{da.index} {da.label} is the first state of {da.scope}: nothing before it",
-                    title=self._label(da),
-                    kind="diff",
-                )
-            da = old
+            change = pass_change(self.timeline, da)
+            if change.note:
+                return IRText(change.note, title=self._label(da), kind="diff")
+            assert change.old is not None and change.new is not None
+            da, db = change.old, change.new
         result = diff_text(self, da, other, db, normalize=normalize, context=context)
         return _noted(result, self.timeline, a)
 
@@ -246,7 +246,7 @@ class RunView:
                 run = self.run
 
                 def capture(name: str, say: Any) -> dict[str, Any]:
-                    return capture_from_viewer(run, name, say)
+                    return capture_from_viewer(run, name, say, RunView.of)
 
             self._widget = TimelineWidget(self.payload(), capture=capture)
             if self.run is not None:
@@ -280,7 +280,7 @@ class RunView:
     def _repr_mimebundle_(
         self, **kwargs: Any
     ) -> tuple[dict[str, Any], dict[str, Any]] | dict[str, Any]:
-        if not _widget_frontend():
+        if not widget_frontend():
             return {"text/plain": self.summary()}
         data, meta = self.widget()._repr_mimebundle_(**kwargs)
         return {**data, "text/plain": self.summary()}, meta
@@ -290,22 +290,12 @@ def _captured(run: Any) -> Any:
     """A cheap record opened: its passes are captured now when its kernel is at hand (this
     session compiled it, or its file is unchanged); otherwise it opens as it is."""
     from ascend_ir_lab.notebook.progress import CompileProgress
-    from ascend_ir_lab.toolchains.ascend.sweep import capture_on_open
+    from ascend_ir_lab.share.capture import capture_on_open
 
     run, note = capture_on_open(run, progress=CompileProgress())
     if note:
         print(note, file=sys.stderr)
     return run
-
-
-def _widget_frontend() -> bool:
-    """Whether the current IPython talks to a kernel frontend (Jupyter) that shows widgets."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return False
-    shell = get_ipython()
-    return shell is not None and getattr(shell, "kernel", None) is not None
 
 
 def diff_text(

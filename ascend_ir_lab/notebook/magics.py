@@ -8,50 +8,30 @@ notebook.explorer; what comes back is displayed.
 from __future__ import annotations
 
 import contextlib
-import functools
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, magics_class
 
-from ascend_ir_lab.errors import InputError, IRLabError, LaunchFailedError
+from ascend_ir_lab.errors import InputError, LaunchFailedError
 from ascend_ir_lab.notebook.explorer import RunView
+from ascend_ir_lab.notebook.glue import cell_error, friendly, magic_args, run_nested
 from ascend_ir_lab.notebook.ipython_api import (
     Markdown,
-    arg_split,
     argument,
     cell_magic,
     display,
     line_magic,
     magic_arguments,
-    run_cell,
 )
 from ascend_ir_lab.notebook.progress import CompileProgress
 from ascend_ir_lab.notebook.resolve import Session
-from ascend_ir_lab.notebook.text import ErrorPanel, Table
+from ascend_ir_lab.notebook.text import Table
 from ascend_ir_lab.runs import safe_name
 
 __all__ = ["IRLabMagics", "load_ipython_extension"]
-
-
-def _friendly(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Our own errors become a short panel instead of a traceback (failed launches, already
-    shown as panels, fail the cell)."""
-
-    @functools.wraps(method)
-    def wrapper(self: IRLabMagics, *args: Any) -> Any:
-        try:
-            return method(self, *args)
-        except LaunchFailedError:
-            raise  # the cell fails, so that "Run All" stops; its panels are already shown
-        except IRLabError as exc:
-            display(ErrorPanel(exc))
-            return None
-
-    return wrapper
 
 
 def _flag(text: str) -> str:
@@ -152,7 +132,7 @@ class IRLabMagics(Magics):
     )
     @argument("--runs-dir", help="folder for the Run folders (default ./.ascend_ir_lab/runs)")
     @cell_magic
-    @_friendly
+    @friendly
     def triton_npu(self, line: str, cell: str) -> Any:
         """Run the cell; compile every Triton kernel it launches for an Ascend NPU into a Run.
 
@@ -181,7 +161,7 @@ class IRLabMagics(Magics):
             upstream_triton_here,
         )
 
-        args = self._args(self.triton_npu, line)
+        args = magic_args(self.triton_npu, line)
         if args is None:
             return None
         if is_upstream_target(args.target) or (args.target is None and upstream_triton_here()):
@@ -210,23 +190,23 @@ class IRLabMagics(Magics):
                     interpret=args.interpret, kernels=args.kernel, configs=configs, **settings
                 )
             )
-            outcome = self._run_nested(cell)
+            outcome = run_nested(self._ip, cell)
         runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
         if args.signature:
-            for fn in self._defined_kernels(args.kernel, before):
+            for fn in self.defined_kernels(args.kernel, before):
                 run = compile_defined(
                     fn, signature=args.signature, constexprs=args.constexpr, **settings
                 )
                 runs.append((run, []))
         failed = failures(cap) + cell_error(outcome)
         if failed and not args.keep_going:
-            self._show(runs, cap.errors, show_last=True)
+            self.show_runs(runs, cap.errors, show_last=True)
             raise LaunchFailedError(
                 failure_message(failed, "this cell", "(%%triton_npu --keep-going runs on)")
             )
-        return self._show(runs, cap.errors)
+        return self.show_runs(runs, cap.errors)
 
-    def _show(
+    def show_runs(
         self,
         runs: list[tuple[Any, list[Any]]],
         errors: list[BaseException],
@@ -253,37 +233,8 @@ class IRLabMagics(Magics):
         full = [v for v in views if v.run is None or v.run.passes_captured] or views
         return full[0] if len(full) == 1 else RunViews(full)
 
-    @staticmethod
-    def _args(magic: Any, line: str) -> Any:
-        """The parsed arguments, or None after printing the usage for -h/--help."""
-        if {"-h", "--help"} & set(line.split()):
-            print(magic.__doc__)
-            return None
-        # shell quoting as users type it: --signature 'x_ptr=*fp32,n=i32' (IPython's own
-        # splitting keeps the quotes)
-        return magic.parser.parse_args(arg_split(line, posix=True))
-
-    def _run_nested(self, cell: str) -> Any:
-        """Run `cell` as a normal cell would (transforms, tracebacks, display of values);
-        returns its ExecutionResult. A compiled kernel the cell ends on is not shown: the
-        cell's result is its Runs."""
-        hook = self._ip.displayhook
-        outer = getattr(hook, "exec_result", None)
-        shown = sys.displayhook
-
-        def display(value: Any) -> None:
-            if type(value).__name__ not in ("CompiledKernel", "OfflineKernel"):
-                shown(value)
-
-        sys.displayhook = display
-        try:
-            return run_cell(self._ip, cell)
-        finally:
-            sys.displayhook = shown
-            # the nested run replaces the outer cell's result, where our return value goes
-            hook.exec_result = outer
-
-    def _defined_kernels(self, names: list[str] | None, before: dict[str, Any]) -> list[Any]:
+    def defined_kernels(self, names: list[str] | None, before: dict[str, Any]) -> list[Any]:
+        """The kernels `--kernel NAMES` names, else the one kernel the cell defined anew."""
         ns = self._ip.user_ns
         if names:
             missing = [n for n in names if n not in ns]
@@ -313,7 +264,7 @@ class IRLabMagics(Magics):
     @argument("--noise", action="append", help="another build of A: passes that vary are noise")
     @argument("--rebuild", action="store_true", help="compile A again to measure its noise")
     @line_magic
-    @_friendly
+    @friendly
     def ir_diff(self, line: str) -> Any:
         """Diff two passes, a pass against its previous state, or two whole Runs (aligned).
 
@@ -321,7 +272,7 @@ class IRLabMagics(Magics):
         divergence); `%ir_diff fine:hivm-graph-sync-solver barrier` diffs that pass across
         the Runs; `%ir_diff cse#2` shows what the second cse of the latest Run changed.
         """
-        args = self._args(self.ir_diff, line)
+        args = magic_args(self.ir_diff, line)
         if args is None:
             return None
         return self.session.diff(
@@ -336,10 +287,10 @@ class IRLabMagics(Magics):
     )
     @argument("--name", help="name to refer to it by in %%ir_diff")
     @line_magic
-    @_friendly
+    @friendly
     def ir_load(self, line: str) -> Any:
         """Open compiler output into the explorer."""
-        args = self._args(self.ir_load, line)
+        args = magic_args(self.ir_load, line)
         if args is None:
             return None
         return self.session.add(RunView.load(args.path, name=args.name))
@@ -348,12 +299,12 @@ class IRLabMagics(Magics):
     @argument("key", nargs="?", help="open this entry (key prefix, kernel name, or 'latest')")
     @argument("--limit", type=int, default=20, help="entries to list (default 20)")
     @line_magic
-    @_friendly
+    @friendly
     def ir_cache(self, line: str) -> Any:
         """The Triton cache and dump folders, newest first; with KEY, open that kernel."""
         from ascend_ir_lab.toolchains.common import cache
 
-        args = self._args(self.ir_cache, line)
+        args = magic_args(self.ir_cache, line)
         if args is None:
             return None
         entries = cache.list_entries()
@@ -368,10 +319,10 @@ class IRLabMagics(Magics):
     @argument("--against", help="a barrier-all Run to compare with")
     @argument("-o", "--out", help="zip to write (default: <run>-report.zip beside the Runs)")
     @line_magic
-    @_friendly
+    @friendly
     def ir_report(self, line: str) -> Any:
         """Bug-report bundle: reproducer, logs, environment, barrier-all verdict, notes, HTML."""
-        args = self._args(self.ir_report, line)
+        args = magic_args(self.ir_report, line)
         if args is None:
             return None
         view = self.session.run(args.run) if args.run else self.session.latest()
@@ -428,19 +379,6 @@ class RunViews(list):  # type: ignore[type-arg]
         return f"{len(self)} Runs: " + ", ".join(v.name for v in self)
 
 
-def cell_error(outcome: Any) -> list[str]:
-    """The cell's own exception (its traceback is already shown), as a failure line."""
-    error = getattr(outcome, "error_before_exec", None) or getattr(outcome, "error_in_exec", None)
-    if error is None:
-        return []
-    from ascend_ir_lab.toolchains.common.outcome import missing_module_hint
-
-    text = str(error).strip().splitlines()
-    line = f"the cell raised {type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
-    hint = missing_module_hint(error)
-    return [f"{line} ({hint})" if hint else line]
-
-
 def cache_table(entries: list[Any], limit: int) -> Table:
     """The cache listing shown by `%ir_cache`."""
     import datetime as dt
@@ -468,10 +406,14 @@ def cache_table(entries: list[Any], limit: int) -> Table:
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """Register the magics; `%%triton_ir` is `%%triton_npu` under a target-neutral name."""
+    """Register the magics (`%%triton_ir` is `%%triton_npu` under a target-neutral name) and
+    the HTML form of a Run comparison."""
+    from ascend_ir_lab.analysis.compare import Comparison
     from ascend_ir_lab.notebook.opt_magic import OptMagics
+    from ascend_ir_lab.notebook.text import comparison_html
 
     magics = IRLabMagics(ipython)
     ipython.register_magics(magics)
     ipython.register_magics(OptMagics(ipython, magics.session))
     ipython.magics_manager.register_alias("triton_ir", "triton_npu", "cell")
+    ipython.display_formatter.formatters["text/html"].for_type(Comparison, comparison_html)

@@ -15,8 +15,8 @@ from IPython.core.magic import Magics, magics_class
 
 from ascend_ir_lab.errors import CompilerError, InputError, NoDumpsError
 from ascend_ir_lab.notebook.explorer import RunView
+from ascend_ir_lab.notebook.glue import friendly, magic_args
 from ascend_ir_lab.notebook.ipython_api import argument, cell_magic, display, magic_arguments
-from ascend_ir_lab.notebook.magics import IRLabMagics, _friendly
 from ascend_ir_lab.notebook.text import ErrorPanel
 
 __all__ = ["OptMagics"]
@@ -46,18 +46,18 @@ class OptMagics(Magics):
     @argument("--name", help="name of the Run (default: TOOL-cell)")
     @argument("--runs-dir", help="folder for the Run folders (default ./.ascend_ir_lab/runs)")
     @cell_magic
-    @_friendly
+    @friendly
     def mlir_opt(self, line: str, cell: str) -> Any:
         """Run the MLIR in this cell through TOOL, printing the IR after every pass, into a Run.
 
         The tool's failure (a pass that fails, a parse error) shows as a panel with the
         command and the diagnostics; the Run is shown all the same, up to the failing pass.
         """
-        from ascend_ir_lab.toolchains.ascend.launch import fresh_folder
+        from ascend_ir_lab.toolchains.common.launch import fresh_folder
         from ascend_ir_lab.toolchains.common.opt import find_opt_tool, run_opt
         from ascend_ir_lab.toolchains.common.run import Run
 
-        args = IRLabMagics._args(self.mlir_opt, line)
+        args = magic_args(self.mlir_opt, line)
         if args is None:
             return None
         if not cell.strip():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ascend_ir_lab.analysis.compare import stand_in
+from ascend_ir_lab.analysis.align import counterpart
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.notebook.explorer import RunView, diff_text
 
@@ -99,7 +99,7 @@ class Session:
             return va.diff(pa, vb, normalize=normalize, context=context)
         assert pb is not None
         db = vb.dump(pb)
-        da = stand_in(vb.timeline, db, va.timeline)
+        da = counterpart(vb.timeline, db, va.timeline)
         if da is None:
             raise InputError(f"{va.name} never runs {db.label} on {db.scope}")
         return diff_text(va, da, vb, db, normalize=normalize, context=context)

@@ -10,7 +10,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["ErrorPanel", "IRText", "Table"]
+__all__ = ["ErrorPanel", "IRText", "Table", "comparison_html"]
 
 _PRE = "max-height:32em;overflow:auto;font-size:12px;line-height:1.35"
 
@@ -145,3 +145,12 @@ class ErrorPanel:
             f"<div style='color:#b00;font-weight:bold'>✗ {html.escape(self.headline)}</div>"
             f"{body}</div>"
         )
+
+
+def comparison_html(comparison: Any) -> str:
+    """HTML of an `analysis.compare.Comparison`: its headline in bold, the rest as text."""
+    head, *rest = comparison.lines()
+    return (
+        f"<div><b>{html.escape(head)}</b><pre style='margin:2px 0'>"
+        f"{html.escape(chr(10).join(rest))}</pre></div>"
+    )

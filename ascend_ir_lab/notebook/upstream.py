@@ -11,6 +11,7 @@ import contextlib
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.notebook.glue import cell_error, run_nested
 from ascend_ir_lab.notebook.progress import CompileProgress
 
 __all__ = ["UpstreamProgress", "run_upstream_cell"]
@@ -46,7 +47,6 @@ class UpstreamProgress(CompileProgress):
 def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
     """Run `cell` with its launches taken over for upstream Triton; return the last Run's view."""
     from ascend_ir_lab.errors import LaunchFailedError
-    from ascend_ir_lab.notebook.magics import cell_error
     from ascend_ir_lab.toolchains.common.outcome import failure_message, failures
     from ascend_ir_lab.toolchains.triton.compile import parse_target
     from ascend_ir_lab.toolchains.triton.launch import (
@@ -86,18 +86,18 @@ def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
                 kernels=args.kernel, all_passes=bool(getattr(args, "all_passes", False)), **settings
             )
         )
-        outcome = magics._run_nested(cell)
+        outcome = run_nested(magics.shell, cell)
     runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
     if args.signature:
-        for fn in magics._defined_kernels(args.kernel, before):
+        for fn in magics.defined_kernels(args.kernel, before):
             run = compile_defined_upstream(
                 fn, signature=args.signature, constexprs=args.constexpr, **settings
             )
             runs.append((run, []))
     failed = failures(cap) + cell_error(outcome)
     if failed and not getattr(args, "keep_going", False):
-        magics._show(runs, cap.errors, show_last=True)
+        magics.show_runs(runs, cap.errors, show_last=True)
         raise LaunchFailedError(
             failure_message(failed, "this cell", "(%%triton_npu --keep-going runs on)")
         )
-    return magics._show(runs, cap.errors)
+    return magics.show_runs(runs, cap.errors)

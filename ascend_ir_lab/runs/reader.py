@@ -7,43 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.runs.format import MANIFEST
-from ascend_ir_lab.runs.paths import inside, refuse_special, regular_file
-from ascend_ir_lab.runs.validate import (
-    MAX_MANIFEST_BYTES,
-    ManifestError,
-    check_manifest,
-    parse_manifest,
-)
+from ascend_ir_lab.runs.manifest import has_our_format, read_manifest
+from ascend_ir_lab.runs.paths import inside, regular_file
 
-
-def read_manifest(folder: str | os.PathLike[str]) -> tuple[dict[str, Any], list[str]]:
-    """The validated manifest of the Run folder `folder`, and the warnings it raised.
-
-    Raises InputError (ManifestError) naming the file and field when the Run is unusable.
-    """
-    folder = Path(folder)
-    path = folder / MANIFEST
-    if not path.exists() and not path.is_symlink():
-        raise InputError(f"{folder}: not a Run folder (no {MANIFEST})")
-    if inside(folder, MANIFEST) is None:
-        raise ManifestError(f"{path}: a link out of the Run folder; not read")
-    refuse_special(path)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_MANIFEST_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return check_manifest(parse_manifest(data, path), folder)
-
-
-def has_our_format(folder: str | os.PathLike[str]) -> bool:
-    """Whether `folder` holds a run.json of this format (a folder we may replace)."""
-    try:
-        read_manifest(folder)
-    except InputError:
-        return False
-    return True
+__all__ = ["Run", "has_our_format", "read_manifest"]
 
 
 class Run:
@@ -100,8 +67,9 @@ class Run:
         """Recompile this cheap record with every pass printed (same folder): the new Run.
 
         The kernel is the one this session compiled, else the file the Run names, which is
-        imported to compile it (so: only for Runs you trust)."""
-        from ascend_ir_lab.toolchains.ascend.sweep import capture_passes
+        imported to compile it (so: only for Runs you trust). A convenience: the work is
+        `share.capture.capture_passes`, imported only when this is called."""
+        from ascend_ir_lab.share.capture import capture_passes
 
         return capture_passes(self, progress=progress)
 
@@ -116,7 +84,7 @@ class Run:
     def timeline(self) -> Any:
         """The Run's Timeline (all stages joined in order), read on first use."""
         if self._timeline is None:
-            from ascend_ir_lab.dumps import open_timeline
+            from ascend_ir_lab.dumps.sources import open_timeline
 
             self._timeline = open_timeline(str(self.path))
         return self._timeline

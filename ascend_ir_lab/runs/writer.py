@@ -21,7 +21,8 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs.format import FORMAT, KEY_ORDER, MANIFEST, safe_name, status_record
-from ascend_ir_lab.runs.reader import Run, has_our_format
+from ascend_ir_lab.runs.manifest import has_our_format
+from ascend_ir_lab.runs.reader import Run
 
 
 def write_manifest(folder: Path, manifest: Mapping[str, Any]) -> None:

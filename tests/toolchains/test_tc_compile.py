@@ -145,7 +145,7 @@ def test_kernel_object_and_default_location(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
     from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.common.kernels import load_kernel
 
     monkeypatch.chdir(tmp_path)
     info: dict[str, Any] = kernel_spec("vadd")

@@ -12,7 +12,7 @@ pytestmark = [pytest.mark.gpu, needs_cuda]
 
 
 def _kernel(name: str):  # type: ignore[no-untyped-def]
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.common.kernels import load_kernel
 
     return load_kernel(f"{KERNELS / name}.py::{name}")
 

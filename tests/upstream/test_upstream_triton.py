@@ -118,7 +118,7 @@ def test_environment_fds_and_hook_are_restored(tmp_path: Path) -> None:
 def test_capture_without_gpu_cross_compiles_from_arguments(tmp_path: Path) -> None:
     import numpy as np
 
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.common.kernels import load_kernel
     from ascend_ir_lab.toolchains.triton.compile import TensorSpec, active_target, capture
 
     if active_target() is not None:

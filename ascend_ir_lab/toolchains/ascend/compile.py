@@ -101,7 +101,7 @@ def compile_kernel(
     CANN: no pass printed, triton's own .ttadapter kept, the bishengir-compile command kept
     in `extra.planned_stages`, not run); `capture_passes(run)` recompiles it in full.
     """
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import parse_constexprs, parse_signature
+    from ascend_ir_lab.toolchains.common.kernels import parse_constexprs, parse_signature
 
     sig = parse_signature(signature)
     consts = parse_constexprs(constexprs)
@@ -211,7 +211,7 @@ def _recompile_record(fn: Any, spec: str | None, given: Mapping[str, Any]) -> di
 
 
 def _resolve(kernel: Any) -> Any:
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.common.kernels import load_kernel
 
     if isinstance(kernel, str):
         return load_kernel(kernel)
@@ -223,7 +223,7 @@ def _resolve(kernel: Any) -> Any:
 def _manifest_head(
     fn: Any, kernel_name: str, sig: dict[str, str], consts: dict[str, Any], target: str
 ) -> dict[str, Any]:
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import kernel_source
+    from ascend_ir_lab.toolchains.common.kernels import kernel_source
 
     _, first_line, filename = kernel_source(fn)
     return {
@@ -242,7 +242,7 @@ def _manifest_head(
 
 
 def _write_source(writer: RunWriter, fn: Any) -> None:
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import kernel_source
+    from ascend_ir_lab.toolchains.common.kernels import kernel_source
 
     text, _, filename = kernel_source(fn)
     (writer.path / "source.py").write_text(text)

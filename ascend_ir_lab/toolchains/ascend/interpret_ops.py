@@ -33,6 +33,28 @@ def _slices(offsets: Any, sizes: Any, strides: Any) -> tuple[slice, ...]:
 
 def _ops(handle: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
     """The builder methods, each returning `handle(data, dtype)` as the interpreter's own."""
+
+    def nothing(self: Any, *_args: Any) -> None:
+        return None
+
+    def same(self: Any, value: Any = None, *_args: Any) -> Any:
+        return value
+
+    return {
+        **_array_ops(handle),
+        **_slice_ops(handle),
+        "create_annotation": nothing,
+        "create_custom_op_for_inter_core_sync": nothing,
+        "get_str_attr": same,
+        "get_i64_array_attr": same,
+        "get_bool_attr": same,
+        "get_int32_attr": same,
+        "get_unit_attr": nothing,
+    }
+
+
+def _array_ops(handle: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
+    """Gather, flip, sort and the elementwise builder methods numpy answers."""
     import numpy as np
 
     def gather(self: Any, src: Any, index: Any, axis: int) -> Any:
@@ -51,6 +73,19 @@ def _ops(handle: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
     def mod(self: Any, lhs: Any, rhs: Any) -> Any:
         return handle(np.fmod(lhs.data, rhs.data), lhs.dtype)
 
+    return {
+        "create_gather": gather,
+        "create_flip": flip,
+        "create_sort": sort,
+        "create_tanh": tanh,
+        "create_mod": mod,
+    }
+
+
+def _slice_ops(handle: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
+    """The builder methods of triton-ascend's slices and scalar extraction."""
+    import numpy as np
+
     def extract_scalar(self: Any, src: Any, indices: Any) -> Any:
         return handle(np.array([src.data[tuple(_ints(indices))]]), src.dtype)
 
@@ -62,28 +97,10 @@ def _ops(handle: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
         out[_slices(offsets, sizes, strides)] = sub.data
         return handle(out, ful.dtype)
 
-    def nothing(self: Any, *_args: Any) -> None:
-        return None
-
-    def same(self: Any, value: Any = None, *_args: Any) -> Any:
-        return value
-
     return {
-        "create_gather": gather,
-        "create_flip": flip,
-        "create_sort": sort,
-        "create_tanh": tanh,
-        "create_mod": mod,
         "create_extract_scalar": extract_scalar,
         "create_extract_slice": extract_slice,
         "create_insert_slice": insert_slice,
-        "create_annotation": nothing,
-        "create_custom_op_for_inter_core_sync": nothing,
-        "get_str_attr": same,
-        "get_i64_array_attr": same,
-        "get_bool_attr": same,
-        "get_int32_attr": same,
-        "get_unit_attr": nothing,
     }
 
 

@@ -16,53 +16,38 @@ results can be checked. Everything patched comes back on exit, also after an exc
 from __future__ import annotations
 
 import contextlib
-import json
-import linecache
 import math
-import os
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.runs import MANIFEST, Run, safe_name, write_manifest
+from ascend_ir_lab.runs import Run, write_manifest
 from ascend_ir_lab.toolchains.ascend.interpret import interpret_launch
+from ascend_ir_lab.toolchains.ascend.npu import no_device_to_time
 from ascend_ir_lab.toolchains.ascend.offline_kernel import OfflineKernel
 from ascend_ir_lab.toolchains.common.interpret_repeat import Repeats
 from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
-from ascend_ir_lab.toolchains.common.run import prepare_folder
+from ascend_ir_lab.toolchains.common.launch import (
+    Capture,
+    Launch,
+    Progress,
+    cell_source,
+    compile_watched,
+    fresh_folder,
+    grid_text,
+    kernel_name,
+    launch_grid,
+)
+from ascend_ir_lab.toolchains.common.run import update_extra
 from ascend_ir_lab.toolchains.common.specialise import Specialisation, npu_target
 from ascend_ir_lab.toolchains.common.tools import npu_available
 
 __all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available"]
 
-Progress = Callable[[str, dict[str, Any]], None]
-
-
-def _kernel_name(fn: Any) -> str:
-    return str(getattr(getattr(fn, "fn", fn), "__name__", "kernel"))
-
 
 @dataclass
-class Launch:
-    """One intercepted `kernel[grid](...)` call and what became of it."""
-
-    kernel: str
-    grid: tuple[int, ...]
-    signature: dict[str, str]
-    constexprs: dict[str, Any]
-    run: Run | None = None
-    error: BaseException | None = None
-    launched: bool = False  # ran on an NPU
-    interpreted: bool = False  # ran in Triton's CPU interpreter
-    interpret_error: BaseException | None = None
-    note: str = ""
-
-
-@dataclass
-class LaunchCapture:
+class LaunchCapture(Capture):
     """What `intercept_launches` saw: the launches in order and one Run per kernel compile."""
 
     target: str = "Ascend910B3"
@@ -71,24 +56,12 @@ class LaunchCapture:
     module_scope: bool = False
     line_info: bool = True  # locations in every Dump: ops map back to Python lines
     interpret: bool = False
-    name: str | None = None
-    kernels: Sequence[str] | None = None  # only these kernel names are compiled
-    runs_dir: str | os.PathLike[str] | None = None
-    progress: Progress | None = None
-    launches: list[Launch] = field(default_factory=list)
-    errors: list[BaseException] = field(default_factory=list)
     autotuned: dict[str, int] = field(default_factory=dict)  # kernel -> configs compiled untimed
     configs: Sequence[int] | None = None  # sweep configs to capture passes of (None: the one run)
     sweeps: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # kernel -> configs
-    _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
     _cheap: bool = False  # compiling a sweep config: record it, no per-pass dumps
     _step: str = ""  # "config 2/16 (cheap record)" while a sweep compiles
     _repeats: Repeats = field(default_factory=Repeats)  # launches that changed nothing
-
-    @property
-    def runs(self) -> list[Run]:
-        """The Runs compiled, one per distinct kernel/signature/constexprs, in order."""
-        return [r for r in self._compiled.values() if isinstance(r, Run)]
 
     # -- the launch hook -------------------------------------------------------------------
     def on_launch(
@@ -98,7 +71,7 @@ class LaunchCapture:
         launch returns (the compiled kernel; offline, an OfflineKernel)."""
         grid = kwargs.pop("grid")
         warmup = kwargs.pop("warmup", False)
-        name = _kernel_name(fn)
+        name = kernel_name(fn)
         try:
             spec = specialised(fn, original, args, kwargs, npu_target(self.target))
         except InputError as exc:
@@ -108,7 +81,7 @@ class LaunchCapture:
             return (
                 original(fn, *args, grid=grid, warmup=warmup, **kwargs) if npu_available() else None
             )
-        launch = Launch(name, _grid(grid, fn, args, kwargs), spec.signature, spec.constexprs)
+        launch = Launch(name, launch_grid(grid, fn, args, kwargs), spec.signature, spec.constexprs)
         self.launches.append(launch)
         if self.kernels is None or name in self.kernels:
             launch.run = self._compile_once(fn, spec, launch)
@@ -127,7 +100,7 @@ class LaunchCapture:
         self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch
     ) -> None:
         name = launch.kernel
-        launch.note = f"no NPU: launch of {name}[{_grid_text(launch.grid)}] skipped"
+        launch.note = f"no NPU: launch of {name}[{grid_text(launch.grid)}] skipped"
         if name in self.autotuned:
             launch.note += (
                 f"; autotune: {self.autotuned[name]} configs compiled offline, none timed "
@@ -150,7 +123,7 @@ class LaunchCapture:
         def launch(grid: Any, args: tuple[Any, ...]) -> None:
             names = list(spec.signature)
             kwargs = {**dict(zip(names, args, strict=False)), **_declared(fn, spec.constexprs)}
-            entry = Launch(_kernel_name(fn), _grid(grid, fn, (), kwargs), spec.signature,
+            entry = Launch(kernel_name(fn), launch_grid(grid, fn, (), kwargs), spec.signature,
                            spec.constexprs)  # fmt: skip
             entry.run = next((ln.run for ln in self.launches if ln.signature == spec.signature
                               and ln.constexprs == spec.constexprs), None)  # fmt: skip
@@ -195,7 +168,7 @@ class LaunchCapture:
             return exc
 
     def _record_sweep(self, kernel: str, key: tuple[Any, ...], run: Run) -> Run:
-        from ascend_ir_lab.toolchains.ascend.sweep import sweep_record, update_extra
+        from ascend_ir_lab.toolchains.ascend.sweep import sweep_record
 
         configs = self.sweeps[kernel]
         chosen = next((c["index"] for c in configs if c.get("_key") == key), None)
@@ -215,7 +188,7 @@ class LaunchCapture:
         attrs: dict[str, dict[str, Any]] | None = None,
         cheap: bool = False,
     ) -> Run | BaseException:
-        name = self._run_name(_kernel_name(fn))
+        name = self._run_name(kernel_name(fn))
         folder = fresh_folder(name, self.runs_dir)
         kwargs = dict(
             signature=sig,
@@ -232,7 +205,9 @@ class LaunchCapture:
             dumps=not cheap,
         )
         try:
-            run = compile_watched(fn, folder, kwargs, self._say)
+            from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
+
+            run = compile_watched(fn, folder, kwargs, self._say, compile_fn=compile_kernel)
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)
             return exc
@@ -272,68 +247,7 @@ class LaunchCapture:
             self._repeats.note(key, before, self._repeats.memory(args, kwargs))
 
     def _say(self, event: str, info: dict[str, Any]) -> None:
-        if self.progress is not None:
-            self.progress(event, {**info, "sweep": self._step} if self._step else info)
-
-
-def fresh_folder(name: str, root: str | os.PathLike[str] | None = None) -> Path:
-    """A new, empty Run folder `<root>/<name>[-N]` (root: the default runs dir); never an
-    existing Run, so Runs already open in a session stay as they are."""
-    if root is None:
-        return prepare_folder(name, None)
-    base, name = Path(root), safe_name(name)
-    base.mkdir(parents=True, exist_ok=True)
-    for n in range(1, 10_000):
-        path = base / (name if n == 1 else f"{name}-{n}")
-        try:
-            path.mkdir()
-            return path
-        except FileExistsError:
-            continue
-    raise InputError(f"{base}: too many Runs called {name!r}")
-
-
-def compile_watched(
-    fn: Any,
-    folder: Path,
-    kwargs: dict[str, Any],
-    say: Progress,
-    compile_fn: Callable[..., Run] | None = None,
-) -> Run:
-    """`compile_kernel(fn, **kwargs)` with `say("stage", record)` as each stage is recorded.
-
-    The compile runs in a worker thread; this thread watches the Run's manifest (written
-    after every stage) and reports. Nothing is reported while the in-process ttir stage
-    holds fds 1/2, so progress never lands in the compile log. `compile_fn` replaces
-    Ascend's compile_kernel (toolchains.triton.launch passes upstream Triton's).
-    """
-    if compile_fn is None:
-        from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
-
-        compile_fn = compile_kernel
-    compile_now = compile_fn
-    result: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            result["run"] = compile_now(fn, **kwargs)
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
-            result["error"] = exc
-
-    say("start", {"kernel": _kernel_name(fn), "path": folder, "target": kwargs["target"]})
-    worker = threading.Thread(target=work, name="ascend-ir-lab-compile", daemon=True)
-    worker.start()
-    seen = 0
-    while worker.is_alive():
-        worker.join(0.1)
-        seen = _report_stages(folder, seen, say)
-    _report_stages(folder, seen, say)
-    if "error" in result:
-        say("failed", {"kernel": _kernel_name(fn), "error": result["error"]})
-        raise result["error"]
-    run: Run = result["run"]
-    say("done", {"run": run})
-    return run
+        super()._say(event, {**info, "sweep": self._step} if self._step else info)
 
 
 def annotate_run(run: Run, fn: Any, launch: Mapping[str, Any]) -> Run:
@@ -362,52 +276,10 @@ def annotate_run(run: Run, fn: Any, launch: Mapping[str, Any]) -> Run:
     return Run(run.path)
 
 
-def cell_source(fn: Any) -> tuple[str, str, int] | None:
-    """(whole cell text, cell file name, def line) when `fn` was defined in an IPython cell
-    (its code's file exists only in linecache), else None."""
-    code = getattr(getattr(fn, "fn", fn), "__code__", None)
-    if code is None or os.path.isfile(code.co_filename):
-        return None
-    lines = linecache.getlines(code.co_filename)
-    if not lines:
-        return None
-    first = code.co_firstlineno
-    while first <= len(lines) and not lines[first - 1].lstrip().startswith("def "):
-        first += 1  # skip decorators
-    return "".join(lines), code.co_filename, min(first, len(lines))
-
-
-def _report_stages(folder: Path, seen: int, say: Progress) -> int:
-    try:
-        stages = json.loads((folder / MANIFEST).read_text()).get("stages", [])
-    except (OSError, ValueError):
-        return seen
-    for record in stages[seen:]:
-        say("stage", {"record": record})
-    return max(seen, len(stages))
-
-
 def _declared(fn: Any, constexprs: Mapping[str, Any]) -> dict[str, Any]:
     """The constexprs that are parameters of `fn` (not ints triton specialised to 1)."""
     params = {p.name: p for p in getattr(fn, "params", [])}
     return {k: v for k, v in constexprs.items() if k in params and params[k].is_constexpr}
-
-
-def _grid(grid: Any, fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[int, ...]:
-    """The grid of a launch; a callable grid gets every parameter, defaults included, as
-    triton's launch gives it."""
-    if callable(grid):
-        params = list(getattr(fn, "params", []))
-        meta = {p.name: p.default for p in params if p.has_default}
-        meta.update(zip([p.name for p in params], args, strict=False))
-        grid = grid({**meta, **kwargs})
-    if isinstance(grid, int):
-        grid = (grid,)
-    return tuple(int(g) for g in grid)
-
-
-def _grid_text(grid: tuple[int, ...]) -> str:
-    return "(" + ", ".join(map(str, grid)) + ("," if len(grid) == 1 else "") + ")"
 
 
 @contextlib.contextmanager
@@ -438,11 +310,11 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
     def init(self: Any, *args: Any, **kwargs: Any) -> None:
         # Defining an autotuned kernel asks the (absent) driver for a benchmarker.
         if kwargs.get("do_bench") is None:
-            kwargs["do_bench"] = _no_device_to_time
+            kwargs["do_bench"] = no_device_to_time
         original_init(self, *args, **kwargs)
 
     def bench(self: Any, *args: Any, config: Any, **meta: Any) -> list[float]:
-        name = _kernel_name(self.base_fn)
+        name = kernel_name(self.base_fn)
         capture.autotuned[name] = capture.autotuned.get(name, 0) + 1
         index = self.configs.index(config)
         capture._cheap = capture.configs is None or index not in capture.configs
@@ -456,7 +328,7 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
             capture._cheap, capture._step = False, ""
         _note_config(capture, name, index, config, capture.launches[seen:])
         if capture.interpret:  # the config with the fewest programs: quickest to interpret
-            grid = _grid(meta["grid"], self.fn, args, {**meta, **config.all_kwargs()})
+            grid = launch_grid(meta["grid"], self.fn, args, {**meta, **config.all_kwargs()})
             return [float(math.prod(grid))]
         return [float(self.configs.index(config))]
 
@@ -492,10 +364,6 @@ def _plain(value: Any) -> Any:
     return value if isinstance(value, (bool, int, float, str, type(None))) else repr(value)
 
 
-def _no_device_to_time(*_args: Any, **_kwargs: Any) -> Any:
-    raise RuntimeError("no NPU to time autotune configs on; ascend-ir-lab compiles them instead")
-
-
 def compile_defined(
     fn: Any,
     *,
@@ -505,7 +373,7 @@ def compile_defined(
     **settings: Any,
 ) -> Run:
     """Compile a kernel that was only defined (no launch), with a written signature."""
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import parse_constexprs, parse_signature
+    from ascend_ir_lab.toolchains.common.kernels import parse_constexprs, parse_signature
 
     capture = LaunchCapture(progress=progress, **settings)
     sig, consts = parse_signature(signature), parse_constexprs(constexprs)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ascend_ir_lab.analysis.canonical import inline_aliases
-from ascend_ir_lab.analysis.normalize import strip_loc
+from ascend_ir_lab.analysis.loc_strip import strip_loc
 
 __all__ = ["function_lines", "only_function", "scope_symbol", "comparable"]
 

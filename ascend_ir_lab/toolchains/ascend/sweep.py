@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import InputError, IRLabError
-from ascend_ir_lab.toolchains.common.run import Run, write_manifest
+from ascend_ir_lab.toolchains.common.run import Run, update_extra
 
 Progress = Callable[[str, dict[str, Any]], None]
 
@@ -62,15 +62,21 @@ def kernel_file_unchanged(run: Run) -> bool:
         return False
 
 
-def capture_on_open(run: Run, *, progress: Progress | None = None) -> tuple[Run, str | None]:
+def capture_on_open(
+    run: Run,
+    *,
+    progress: Progress | None = None,
+    capture: Callable[..., Run] | None = None,
+) -> tuple[Run, str | None]:
     """A Run being opened, with its passes: a cheap record is recompiled with every pass
-    now when its kernel is at hand (compiled by this session, or its file unchanged since);
-    otherwise it opens as it is, with a line saying how to capture it."""
+    now (by `capture`, default this toolchain's `capture_passes`) when its kernel is at hand
+    (compiled by this session, or its file unchanged since); otherwise it opens as it is,
+    with a line saying how to capture it."""
     if passes_captured(run):
         return run, None
     if kernel_known(run) or kernel_file_unchanged(run):
         try:
-            return capture_passes(run, progress=progress), None
+            return (capture or capture_passes)(run, progress=progress), None
         except IRLabError as exc:
             return Run(run.path), str(exc).splitlines()[0]
     spec = ((run.manifest.get("extra") or {}).get("recompile") or {}).get("kernel")
@@ -102,10 +108,6 @@ def capture_passes(run: Run | str | os.PathLike[str], *, progress: Progress | No
     run = run if isinstance(run, Run) else Run(run)
     if passes_captured(run):
         return run
-    if run.manifest.get("toolchain") == "triton":  # upstream Triton: its own recompile
-        from ascend_ir_lab.toolchains.triton.passes import capture_upstream_passes
-
-        return capture_upstream_passes(run, progress=progress)
     extra = run.manifest.get("extra") or {}
     how = extra.get("recompile")
     kernel = run.manifest.get("kernel") or {}
@@ -170,7 +172,7 @@ def _kernel_of(run: Run, how: Mapping[str, Any]) -> Any:
             f"{run.path}: the kernel was defined in a notebook cell of another session; "
             "run that cell again (it captures the passes of the config it runs)"
         )
-    from ascend_ir_lab.toolchains.ascend.ttir_stage import load_kernel
+    from ascend_ir_lab.toolchains.common.kernels import load_kernel
 
     file = Path(str(spec).rpartition("::")[0]).resolve()
     if file.is_relative_to(Path(run.path).resolve()):
@@ -196,7 +198,7 @@ def _autotune_defined_offline() -> Iterator[None]:
     none, and the kernel is only compiled here."""
     from triton.runtime.autotuner import Autotuner
 
-    from ascend_ir_lab.toolchains.ascend.launch import _no_device_to_time, npu_available
+    from ascend_ir_lab.toolchains.ascend.npu import no_device_to_time, npu_available
 
     if npu_available():
         yield
@@ -204,7 +206,7 @@ def _autotune_defined_offline() -> Iterator[None]:
     original = Autotuner.__init__
 
     def init(self: Any, *args: Any, **kwargs: Any) -> None:
-        kwargs["do_bench"] = kwargs.get("do_bench") or _no_device_to_time
+        kwargs["do_bench"] = kwargs.get("do_bench") or no_device_to_time
         original(self, *args, **kwargs)
 
     Autotuner.__init__ = init
@@ -212,14 +214,6 @@ def _autotune_defined_offline() -> Iterator[None]:
         yield
     finally:
         Autotuner.__init__ = original
-
-
-def update_extra(run: Run, fields: Mapping[str, Any]) -> Run:
-    """Merge `fields` into the Run's `extra` (written atomically)."""
-    manifest = dict(run.manifest)
-    manifest["extra"] = {**(manifest.get("extra") or {}), **fields}
-    write_manifest(run.path, manifest)
-    return Run(run.path)
 
 
 def sweep_record(

@@ -12,7 +12,7 @@ __all__ = ["DeviceModule", "Event", "Stream"]
 
 
 def _npu_only(name: str) -> Exception:
-    from ascend_ir_lab.toolchains.ascend.virtual_npu import NPUOnlyError
+    from ascend_ir_lab.toolchains.ascend.npu import NPUOnlyError
 
     return NPUOnlyError(name)
 

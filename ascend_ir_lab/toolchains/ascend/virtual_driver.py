@@ -83,7 +83,7 @@ class _Utils:
 
     def load_binary(self, *_args: Any) -> Any:
         """There is no NPU to load a kernel binary onto."""
-        from ascend_ir_lab.toolchains.ascend.virtual_npu import NPUOnlyError
+        from ascend_ir_lab.toolchains.ascend.npu import NPUOnlyError
 
         raise NPUOnlyError("driver.active.utils.load_binary")
 

@@ -32,22 +32,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.toolchains.ascend.npu import NPUOnlyError, npu_available
 from ascend_ir_lab.toolchains.ascend.virtual_device import DeviceModule
 
 __all__ = ["NPUOnlyError", "summary_line", "virtual_npu"]
 
 _NPU_DEVICE = re.compile(r"npu(:\d+)?")
-
-
-class NPUOnlyError(AttributeError):
-    """An op or API that exists only with a real NPU (torch_npu's kernels, its profiler)."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(
-            f"{name} exists only on a real NPU: the virtual NPU (tensors on the CPU) has no "
-            "such op; compute the reference another way, or run on an NPU host"
-        )
-        self.op = name
 
 
 def summary_line(interpret: bool) -> str:
@@ -219,7 +209,6 @@ def _torch_npu_importable(device: DeviceModule) -> Iterator[None]:
 def virtual_npu(target: str = "Ascend910B3") -> Iterator[Any]:
     """Stand in for an NPU of `target` for the block (see the module docstring); yields the
     `torch.npu` device module."""
-    from ascend_ir_lab.toolchains.ascend.launch import npu_available
     from ascend_ir_lab.toolchains.ascend.virtual_driver import driver_answering
 
     npu_available()  # asked before the virtual driver is active, so it keeps saying "none"

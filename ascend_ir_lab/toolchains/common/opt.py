@@ -28,7 +28,7 @@ from ascend_ir_lab.toolchains.common.process import (
     run_logged,
 )
 from ascend_ir_lab.toolchains.common.run import Run, RunWriter
-from ascend_ir_lab.toolchains.common.tools import first_line, query
+from ascend_ir_lab.toolchains.common.tools import find_tool, first_line, query
 
 PRINT_AFTER_ALL = "--mlir-print-ir-after-all"
 TIMING = "--mlir-timing"
@@ -52,10 +52,8 @@ def find_opt_tool(tool: str | os.PathLike[str]) -> Path:
     if found:
         return Path(found)
     try:
-        from ascend_ir_lab.toolchains.common.tools import find_tool
-
         return find_tool(str(tool))
-    except (ImportError, ToolNotFoundError):
+    except ToolNotFoundError:
         raise ToolNotFoundError(str(tool), PACKAGES.get(str(tool), str(tool))) from None
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "prepare_folder",
     "safe_name",
     "status_record",
+    "update_extra",
     "write_manifest",
 ]
 
@@ -82,3 +83,11 @@ class RunWriter(runs.RunWriter):
         writer = super().create(name, manifest, out, root=root)
         assert isinstance(writer, RunWriter)
         return writer
+
+
+def update_extra(run: Run, fields: Mapping[str, Any]) -> Run:
+    """Merge `fields` into the Run's `extra` (written atomically)."""
+    manifest = dict(run.manifest)
+    manifest["extra"] = {**(manifest.get("extra") or {}), **fields}
+    write_manifest(run.path, manifest)
+    return Run(run.path)

@@ -27,13 +27,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ascend_ir_lab.errors import CompilerError, InputError, ToolNotFoundError
-from ascend_ir_lab.toolchains.ascend.ttir_stage import (
+from ascend_ir_lab.toolchains.common.kernel_args import specialised, triton_run
+from ascend_ir_lab.toolchains.common.kernels import (
     kernel_source,
     load_kernel,
     parse_constexprs,
     parse_signature,
 )
-from ascend_ir_lab.toolchains.common.kernel_args import specialised, triton_run
+from ascend_ir_lab.toolchains.common.launch import kernel_name
 from ascend_ir_lab.toolchains.common.process import DEFAULT_TIMEOUT_S, run_logged
 from ascend_ir_lab.toolchains.common.run import Run, RunWriter
 from ascend_ir_lab.toolchains.common.specialise import Specialisation
@@ -134,7 +135,7 @@ def capture(
     require_upstream_triton()
     fn = load_kernel(kernel) if isinstance(kernel, str) else kernel
     device = active_target()
-    launch = device is not None and target in (None, device) and not _host_args(args)
+    launch = device is not None and target in (None, device) and not host_args(args)
     target = target or device or "cuda:90"
     spec = specialised(fn, triton_run(), args, kwargs, gpu_target(target))
     if not launch:
@@ -179,7 +180,7 @@ def record_launch(
     record = launch_record(fn, grid, args, kwargs)
     start = time.perf_counter()
     with recording(
-        writer, _kernel_name(fn), [sys.executable, "<cell>"], llvm_dumps=llvm_dumps,
+        writer, kernel_name(fn), [sys.executable, "<cell>"], llvm_dumps=llvm_dumps,
         timings=timings, dumps=dumps,
     ):  # fmt: skip
         try:
@@ -194,7 +195,7 @@ def record_launch(
         {
             **record,
             "launched": not warmup,
-            "device": _device_name(),
+            "device": device_name(),
             "seconds": round(time.perf_counter() - start, 4),
             **({"reason": "warmup"} if warmup else {}),
         },
@@ -203,7 +204,7 @@ def record_launch(
     if not writer.manifest.get("stages"):
         # triton found the kernel in its own cache (an autotuner compiled it while timing
         # the configs): nothing was compiled to record; keep what triton has of it
-        record_compiled(writer, _kernel_name(fn), result, [sys.executable, "<cell>"])
+        record_compiled(writer, kernel_name(fn), result, [sys.executable, "<cell>"])
     return writer.finish("ok" if writer.manifest.get("stages") else "compile-error"), result
 
 
@@ -223,9 +224,9 @@ def record_compiled_launch(
     """A cheap record of a launch that ran: what triton compiled for it (`compiled.asm`,
     no per-pass dumps), the grid and the arguments; `capture_passes` adds the passes."""
     writer = _start_specialised(fn, spec, target, name, out)
-    record_compiled(writer, _kernel_name(fn), compiled, [sys.executable, "<cell>"])
+    record_compiled(writer, kernel_name(fn), compiled, [sys.executable, "<cell>"])
     writer.set_extra("launch", {**launch_record(fn, grid, args, kwargs), "launched": not warmup,
-                                "device": _device_name(), **({"reason": "warmup"} if warmup else {})})  # fmt: skip
+                                "device": device_name(), **({"reason": "warmup"} if warmup else {})})  # fmt: skip
     writer.set_extra("options", spec.given)
     writer.set("versions", versions(target))
     return writer.finish("ok" if writer.manifest.get("stages") else "compile-error")
@@ -375,15 +376,15 @@ def _start(
     command: list[str],
 ) -> RunWriter:
     parse_target(target)
-    kernel_name = _kernel_name(fn)
+    kernel = kernel_name(fn)
     text, first_line, filename = kernel_source(fn)
     writer = RunWriter.create(
-        name or f"{kernel_name}-{target.replace(':', '')}",
+        name or f"{kernel}-{target.replace(':', '')}",
         {
             "toolchain": "triton",
             "target": target,
             "kernel": {
-                "name": kernel_name,
+                "name": kernel,
                 "source": "source.py",
                 "first_line": first_line,
                 "signature": sig,
@@ -440,7 +441,7 @@ def _compile_src(
 
     command = writer.manifest["extra"].get("command", [])
     with recording(
-        writer, _kernel_name(fn), command, llvm_dumps=llvm_dumps, timings=timings, dumps=dumps
+        writer, kernel_name(fn), command, llvm_dumps=llvm_dumps, timings=timings, dumps=dumps
     ) as recorder:
         try:
             kernel = triton.compile(src, target=gpu_target(target), options=options)
@@ -458,7 +459,7 @@ def _compile_src(
 def _cli_command(
     kernel: Any, sig: Mapping[str, str], consts: Mapping[str, Any], target: str
 ) -> list[str]:
-    spec = kernel if isinstance(kernel, str) else f"<python>::{_kernel_name(kernel)}"
+    spec = kernel if isinstance(kernel, str) else f"<python>::{kernel_name(kernel)}"
     command = [
         sys.executable,
         "-m",
@@ -470,10 +471,6 @@ def _cli_command(
     ]
     command += [f"--constexpr={k}={v}" for k, v in consts.items()]
     return [*command, "--target", target]
-
-
-def _kernel_name(fn: Any) -> str:
-    return str(getattr(getattr(fn, "fn", fn), "__name__", "kernel"))
 
 
 def _describe(name: str, value: Any) -> dict[str, Any]:
@@ -502,7 +499,7 @@ def _describe(name: str, value: Any) -> dict[str, Any]:
     }
 
 
-def _host_args(args: Sequence[Any]) -> bool:
+def host_args(args: Sequence[Any]) -> bool:
     """Whether any tensor argument lives on the host (numpy, CPU tensor, TensorSpec)."""
     for value in args:
         if isinstance(value, TensorSpec):
@@ -521,7 +518,8 @@ def _synchronize(args: Sequence[Any]) -> None:
             torch.cuda.synchronize()
 
 
-def _device_name() -> str | None:
+def device_name() -> str | None:
+    """The name of this host's CUDA GPU (None without torch or a GPU)."""
     if "torch" in sys.modules and sys.modules["torch"].cuda.is_available():
         return str(sys.modules["torch"].cuda.get_device_name())
     return None

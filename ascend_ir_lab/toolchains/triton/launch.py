@@ -27,25 +27,32 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.toolchains.ascend.launch import (
+from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
+from ascend_ir_lab.toolchains.common.launch import (
+    Capture,
     Launch,
     Progress,
-    _grid_text,
-    _report_stages,
-    cell_source,
     compile_watched,
     fresh_folder,
+    grid_text,
+    kernel_name,
+    report_stages,
 )
-from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
-from ascend_ir_lab.toolchains.common.run import Run, write_manifest
+from ascend_ir_lab.toolchains.common.run import Run, update_extra
 from ascend_ir_lab.toolchains.common.specialise import Specialisation
+from ascend_ir_lab.toolchains.common.targets import toolchain_for
 from ascend_ir_lab.toolchains.triton import compile as tu
 from ascend_ir_lab.toolchains.triton.passes import (
     PassesWanted,
     capture_upstream_passes,
     remember_compile,
 )
-from ascend_ir_lab.toolchains.triton.sweep import SweepRecords, benchmarks_bare, timed_sweep
+from ascend_ir_lab.toolchains.triton.sweep import (
+    SweepRecords,
+    benchmarks_bare,
+    keep_cell_source,
+    timed_sweep,
+)
 
 __all__ = [
     "GPU_KERNEL",
@@ -63,7 +70,7 @@ GPU_KERNEL_DISPLAY = "Python (.venv-gpu, upstream Triton)"
 
 def is_upstream_target(target: str | None) -> bool:
     """Whether `target` is one of upstream Triton's (cuda:NN, hip:gfxNNN)."""
-    return bool(target) and str(target).startswith(("cuda:", "hip:"))
+    return toolchain_for(target) == "triton"
 
 
 def upstream_triton_here() -> bool:
@@ -108,20 +115,13 @@ def default_target() -> str:
 
 
 @dataclass
-class UpstreamCapture(SweepRecords):
+class UpstreamCapture(Capture, SweepRecords):
     """What `intercept_upstream` saw: the launches in order and one Run per kernel compile."""
 
     target: str | None = None  # None: this host's GPU, else cuda:90
-    name: str | None = None
-    kernels: Sequence[str] | None = None  # only these kernel names are compiled
-    runs_dir: str | os.PathLike[str] | None = None
-    progress: Progress | None = None
     llvm_dumps: bool = False  # LLVM's pass dumps on request (--llvm): they cost the most
     timings: bool = True
     all_passes: bool = False  # passes of every distinct compile (default: see PassesWanted)
-    launches: list[Launch] = field(default_factory=list)
-    errors: list[BaseException] = field(default_factory=list)
-    _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
     _inside: bool = False  # capture()'s own launch passes straight through
     _benching: int = 0  # inside an autotuner's benchmark of a config on this GPU
     _tuners: dict[str, Any] = field(default_factory=dict)  # kernel -> its Autotuner
@@ -131,11 +131,6 @@ class UpstreamCapture(SweepRecords):
     )
     _sweep_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kernel -> last sweep
     _wanted: PassesWanted = field(default_factory=PassesWanted)
-
-    @property
-    def runs(self) -> list[Run]:
-        """The Runs made, one per distinct kernel/signature/constexprs, in order."""
-        return [r for r in self._compiled.values() if isinstance(r, Run)]
 
     def on_launch(
         self, fn: Any, original: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -150,10 +145,10 @@ class UpstreamCapture(SweepRecords):
             return self._timed_config(fn, original, args, kwargs)
         grid = kwargs.pop("grid")
         warmup = kwargs.pop("warmup", False)
-        name = tu._kernel_name(fn)
+        name = kernel_name(fn)
         target = self.target or default_target()
         device = device_target()
-        on_gpu = device is not None and not tu._host_args(args)
+        on_gpu = device is not None and not tu.host_args(args)
         try:
             spec = specialised(fn, original, args, kwargs, tu.gpu_target(target))
             record = tu.launch_record(fn, grid, args, kwargs)
@@ -168,18 +163,7 @@ class UpstreamCapture(SweepRecords):
             return self._finish(launch, real, warmup, on_gpu, target, None)
         key = (id(fn), spec.key)
         if on_gpu and target == device:
-            if key not in self._compiled:
-                dumps = self.all_passes or self._wanted.first(name, spec)
-                self._compiled[key], result = self._record_launch(fn, spec, grid, args, kwargs,
-                                                                  real, warmup, dumps)  # fmt: skip
-            else:
-                result = real()
-                self._compiled[key] = self._picked(name, spec, self._compiled[key])
-            launch.run = self._found(key, launch)
-            launch.launched = launch.run is not None and not warmup
-            launch.note = f"{'warmup on' if warmup else 'launched on'} {_device_name()} ({device})"
-            launch.note += "; launch recorded in the Run"
-            return result
+            return self._on_device(launch, key, spec, (fn, grid, args, kwargs), real, warmup)
         kernel = None
         if key not in self._compiled:
             dumps = self.all_passes or self._wanted.first(name, spec)
@@ -194,10 +178,27 @@ class UpstreamCapture(SweepRecords):
             launch.run = self._compiled[key] = self._untimed_sweep(name, launch.run)
         return self._finish(launch, real, warmup, on_gpu, target, kernel)
 
-    def _found(self, key: tuple[Any, ...], launch: Launch) -> Run | None:
-        found = self._compiled[key]
-        launch.error = found if isinstance(found, BaseException) else None
-        return found if isinstance(found, Run) else None
+    def _on_device(
+        self, launch: Launch, key: tuple[Any, ...], spec: Specialisation,
+        call: tuple[Any, Any, tuple[Any, ...], dict[str, Any]], real: Any, warmup: bool,
+    ) -> Any:  # fmt: skip
+        """A launch on this host's GPU for its own target: recorded (passes for the first
+        compile the user wants them of), then launched as triton launches it."""
+        fn, grid, args, kwargs = call
+        if key not in self._compiled:
+            dumps = self.all_passes or self._wanted.first(launch.kernel, spec)
+            self._compiled[key], result = self._record_launch(fn, spec, grid, args, kwargs,
+                                                              real, warmup, dumps)  # fmt: skip
+        else:
+            result = real()
+            self._compiled[key] = self._picked(launch.kernel, spec, self._compiled[key])
+        launch.run = self._found(key, launch)
+        launch.launched = launch.run is not None and not warmup
+        launch.note = (
+            f"{'warmup on' if warmup else 'launched on'} {_device_name()} ({device_target()})"
+            "; launch recorded in the Run"
+        )
+        return result
 
     def _finish(
         self, launch: Launch, real: Any, warmup: bool, on_gpu: bool, target: str, kernel: Any
@@ -215,7 +216,7 @@ class UpstreamCapture(SweepRecords):
             return kernel
         why = "no GPU on this host" if device_target() is None else "arguments on the host"
         launch.note = (
-            f"{why}: launch of {launch.kernel}[{_grid_text(launch.grid)}] skipped; "
+            f"{why}: launch of {launch.kernel}[{grid_text(launch.grid)}] skipped; "
             f"cross-compiled for {target}"
         )
         self._say("launch", {"launch": launch})
@@ -231,7 +232,7 @@ class UpstreamCapture(SweepRecords):
         target: str,
         dumps: bool = True,
     ) -> tuple[Run | BaseException, Any]:
-        name = self._run_name(tu._kernel_name(fn), target)
+        name = self._run_name(kernel_name(fn), target)
         folder = fresh_folder(name, self.runs_dir)
         kept: dict[str, Any] = {}
         why = "no GPU on this host" if device_target() is None else "cross-compile"
@@ -268,9 +269,9 @@ class UpstreamCapture(SweepRecords):
         triton had it already, e.g. from timing an autotune config); else a cheap record of
         what triton compiled, `run.capture()` away from its passes."""
         target = device_target() or "cuda:90"
-        name = self._run_name(tu._kernel_name(fn), target)
+        name = self._run_name(kernel_name(fn), target)
         folder = fresh_folder(name, self.runs_dir)
-        self._say("start", {"kernel": tu._kernel_name(fn), "path": folder, "target": target})
+        self._say("start", {"kernel": kernel_name(fn), "path": folder, "target": target})
         self._inside = True
         try:
             if dumps:
@@ -284,21 +285,19 @@ class UpstreamCapture(SweepRecords):
                                                 warmup=warmup)  # fmt: skip
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)
-            self._say("failed", {"kernel": tu._kernel_name(fn), "error": exc})
+            self._say("failed", {"kernel": kernel_name(fn), "error": exc})
             return exc, None
         finally:
             self._inside = False
         remember_compile(run, fn, spec, target)
         if dumps and not run.passes_captured:
             run = self._passes_now(run)
-        _report_stages(folder, 0, self._say)
+        report_stages(folder, 0, self._say)
         run = keep_cell_source(run, fn, target)
-        tuner = self._tuners.get(tu._kernel_name(fn))
+        tuner = self._tuners.get(kernel_name(fn))
         if tuner is not None:
-            from ascend_ir_lab.toolchains.ascend.sweep import update_extra
-
             record = timed_sweep(tuner, run.passes_captured)
-            self._config_paths(record, tuner, tu._kernel_name(fn))
+            self._config_paths(record, tuner, kernel_name(fn))
             run = update_extra(run, {"autotune": record})
         self._say("done", {"run": run})
         return run, result
@@ -319,31 +318,9 @@ class UpstreamCapture(SweepRecords):
         taken = {r.manifest.get("name") for r in self.runs}
         return self.name if self.name not in taken else f"{self.name}-{kernel}"
 
-    def _say(self, event: str, info: dict[str, Any]) -> None:
-        if self.progress is not None:
-            self.progress(event, info)
-
-
-def keep_cell_source(run: Run, fn: Any, target: str) -> Run:
-    """For a kernel defined in a notebook cell, keep the whole cell as source.py so that IR
-    locations (cell line numbers) match, as launch.annotate_run does for Ascend Runs."""
-    cell = cell_source(fn)
-    if cell is None:
-        return run
-    text, filename, first_line = cell
-    manifest = dict(run.manifest)
-    (run.path / "source.py").write_text(text)
-    manifest["kernel"] = {
-        **(manifest.get("kernel") or {}),
-        "file": filename,
-        "first_line": first_line,
-    }
-    write_manifest(run.path, manifest)
-    return Run(run.path)
-
 
 def _device_name() -> str:
-    return tu._device_name() or "the GPU"
+    return tu.device_name() or "the GPU"
 
 
 @contextlib.contextmanager
@@ -374,7 +351,7 @@ def compile_defined_upstream(
         target=target, name=name, runs_dir=runs_dir, progress=progress, llvm_dumps=llvm_dumps
     )
     target = target or default_target()
-    run_name = capture._run_name(tu._kernel_name(fn), target)
+    run_name = capture._run_name(kernel_name(fn), target)
     folder = fresh_folder(run_name, runs_dir)
     settings: dict[str, Any] = dict(
         signature=signature, constexprs=constexprs, target=target, name=run_name, out=folder

@@ -14,14 +14,14 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from ascend_ir_lab.toolchains.ascend.launch import fresh_folder
 from ascend_ir_lab.toolchains.common.kernel_args import specialised
-from ascend_ir_lab.toolchains.common.run import Run
+from ascend_ir_lab.toolchains.common.launch import cell_source, fresh_folder, kernel_name
+from ascend_ir_lab.toolchains.common.run import Run, update_extra, write_manifest
 from ascend_ir_lab.toolchains.common.specialise import Specialisation
 from ascend_ir_lab.toolchains.triton import compile as tu
 from ascend_ir_lab.toolchains.triton.passes import remember_compile
 
-__all__ = ["SweepRecords", "arg_types", "benchmarks_bare", "timed_sweep"]
+__all__ = ["SweepRecords", "arg_types", "benchmarks_bare", "keep_cell_source", "timed_sweep"]
 
 
 class SweepRecords:
@@ -59,18 +59,18 @@ class SweepRecords:
     ) -> Run | BaseException:
         given = dict(kwargs)
         grid, warmup = given.pop("grid"), given.pop("warmup", False)
-        target = _device_target() or "cuda:90"
+        target = tu.active_target() or "cuda:90"
         try:
             spec = specialised(fn, original, args, given, tu.gpu_target(target))
             key = (id(fn), spec.key)
             if key not in self._compiled:
-                name = self._run_name(tu._kernel_name(fn), target)
+                name = self._run_name(kernel_name(fn), target)
                 run = tu.record_compiled_launch(
                     fn, spec, grid, args, given, result, target=target, name=name,
                     out=fresh_folder(name, self.runs_dir), warmup=warmup,
                 )  # fmt: skip
                 remember_compile(run, fn, spec, target)
-                self._compiled[key] = _keep_cell_source(run, fn, target)
+                self._compiled[key] = keep_cell_source(run, fn, target)
         except Exception as exc:  # noqa: BLE001 - a config without a record; the sweep goes on
             return exc
         return self._compiled[key]
@@ -86,7 +86,6 @@ class SweepRecords:
         run: Run = found
         if (self.all_passes or self._wanted.first(name, spec)) and not run.passes_captured:
             run = self._passes_now(run)
-        from ascend_ir_lab.toolchains.ascend.sweep import update_extra
 
         record = timed_sweep(tuner, run.passes_captured)
         self._config_paths(record, tuner, name)
@@ -105,7 +104,6 @@ class SweepRecords:
 
     def _untimed_sweep(self, name: str, run: Run) -> Run:
         """The sweep listed in the Run of the config that stood in for the best (no GPU)."""
-        from ascend_ir_lab.toolchains.ascend.sweep import update_extra
 
         if "autotune" in (run.manifest.get("extra") or {}):
             return run
@@ -119,16 +117,22 @@ def arg_types(args: Any) -> tuple[str, ...]:
     return tuple(str(getattr(a, "dtype", type(a).__name__)) for a in args)
 
 
-def _device_target() -> str | None:
-    from ascend_ir_lab.toolchains.triton.launch import device_target
-
-    return device_target()
-
-
-def _keep_cell_source(run: Run, fn: Any, target: str) -> Run:
-    from ascend_ir_lab.toolchains.triton.launch import keep_cell_source
-
-    return keep_cell_source(run, fn, target)
+def keep_cell_source(run: Run, fn: Any, target: str) -> Run:
+    """For a kernel defined in a notebook cell, keep the whole cell as source.py so that IR
+    locations (cell line numbers) match, as launch.annotate_run does for Ascend Runs."""
+    cell = cell_source(fn)
+    if cell is None:
+        return run
+    text, filename, first_line = cell
+    manifest = dict(run.manifest)
+    (run.path / "source.py").write_text(text)
+    manifest["kernel"] = {
+        **(manifest.get("kernel") or {}),
+        "file": filename,
+        "first_line": first_line,
+    }
+    write_manifest(run.path, manifest)
+    return Run(run.path)
 
 
 @contextlib.contextmanager
@@ -147,13 +151,13 @@ def benchmarks_bare(capture: Any) -> Iterator[None]:
         config, types = kwargs.get("config"), arg_types(args)
         # one sweep: a config and the argument types (the same configs serve every sweep)
         capture._config = (id(config), types) if config is not None else None
-        capture._sweep_of[tu._kernel_name(self.base_fn)] = types
+        capture._sweep_of[kernel_name(self.base_fn)] = types
         try:
             return original(self, *args, **kwargs)
         finally:
             capture._benching -= 1
             capture._config = None
-            capture._tuners[tu._kernel_name(self.base_fn)] = self
+            capture._tuners[kernel_name(self.base_fn)] = self
 
     Autotuner._bench = bench
     try:

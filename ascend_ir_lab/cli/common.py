@@ -1,0 +1,52 @@
+"""What the reading commands share: opening what a user names, picking a Dump, its JSON keys."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ascend_ir_lab.dumps import Dump, Timeline
+
+__all__ = ["dump_record", "dump_ref", "open_source", "select", "warn"]
+
+
+def open_source(path: str) -> Timeline:
+    """The Timeline of anything a user names: a log, a folder, a cache, a Run."""
+    from ascend_ir_lab.cli.npu import with_passes
+    from ascend_ir_lab.dumps import open_timeline
+
+    with_passes(path)  # a cheap record opens with its passes
+    return open_timeline(path)
+
+
+def select(tl: Timeline, which: str) -> Dump:
+    """`tl.select(which)`, saying on stderr which occurrence a bare pass name took."""
+    d = tl.select(which)
+    note = tl.selection_note(which)
+    if note:
+        print(f"# {note}", file=sys.stderr)
+    return d
+
+
+def warn(tl: Timeline) -> None:
+    """The Timeline's warnings, one line each on stderr."""
+    for w in tl.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+
+
+_CHANGED = {"changed": True, "unchanged": False, "unknown": None}
+
+
+def dump_ref(d: Dump) -> dict[str, Any]:
+    """The keys that name a Dump in every `--json` output (`pass` the name, `arg` the argument)."""
+    return {"index": d.index, "stage": d.stage, "pass": d.pass_name, "arg": d.arg, "scope": d.scope}
+
+
+def dump_record(tl: Timeline, d: Dump, state: str) -> dict[str, Any]:
+    """The `inspect --json` record of one Dump (`changed`: null where the log cannot say)."""
+    return {
+        **dump_ref(d), "phase": d.phase, "changed": _CHANGED[state],
+        "lines": tl.line_count(d), "truncated": d.truncated, "options": d.options,
+        "span": [d.start, d.end], "seconds": tl.seconds(d),
+    }  # fmt: skip

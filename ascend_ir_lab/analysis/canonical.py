@@ -259,13 +259,19 @@ def _permute_results(lines: list[str], loops: dict[str, list[int]]) -> list[str]
     return [pattern.sub(sub, s) for s in lines]
 
 
-def canonical_lines(lines: Sequence[str]) -> list[str]:
-    """The canonical form of one snapshot's lines (see the module docstring)."""
+def canonical_lines(lines: Sequence[str], *, reorder: bool = True) -> list[str]:
+    """The canonical form of one snapshot's lines (see the module docstring).
+
+    `reorder=False` keeps every line where it is (no workspace-offset permutation, no sorting
+    of independent definitions): the form the viewer's diffs show line by line
+    (labextension/src/viewer/canonical.ts, pinned by tests/data/golden/canonical.json)."""
+    if not reorder:
+        return _canonical(inline_aliases(lines), reorder=False)
     variants = [_canonical(v) for v in offset_variants(inline_aliases(lines))]
     return min(variants, key="\n".join) if len(variants) > 1 else variants[0]
 
 
-def _canonical(lines: Sequence[str]) -> list[str]:
+def _canonical(lines: Sequence[str], *, reorder: bool = True) -> list[str]:
     canon = _Canonicaliser()
     out: list[str] = []
     loops: dict[str, list[int]] = {}
@@ -277,7 +283,8 @@ def _canonical(lines: Sequence[str]) -> list[str]:
             loops[text.split(":")[0].split(" ")[0]] = next(iter(new.values()))
         if text:
             out.append(text)
-    return _renumber(sort_independent(_permute_results(out, loops)))
+    permuted = _permute_results(out, loops)
+    return _renumber(sort_independent(permuted) if reorder else permuted)
 
 
 def _renumber(lines: list[str]) -> list[str]:

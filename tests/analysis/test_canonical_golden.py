@@ -1,6 +1,7 @@
-"""The Python side of the canonical form's twin: canonical_lines gives the golden corpus's
-`expected` (tests/data/golden/canonical.json, read by the viewer's tests too); an argument
-inserted first changes the signature line only."""
+"""The Python side of the canonical form's twin: canonical_lines with every line kept where it
+is (reorder=False, the form the viewer's diffs show) gives the golden corpus's `expected`
+(tests/data/golden/canonical.json, read by the viewer's tests too); an argument inserted
+first changes the signature line only, in the full form too."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ CASES = json.loads(
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_canonical_form_as_written(case: dict[str, Any]) -> None:
-    assert canonical_lines(case["lines"]) == case["expected"]
+    assert canonical_lines(case["lines"], reorder=False) == case["expected"]
 
 
 def test_an_inserted_argument_changes_only_the_signature() -> None:
@@ -27,3 +28,9 @@ def test_an_inserted_argument_changes_only_the_signature() -> None:
     assert len(before) == len(after)
     differing = [k for k, (x, y) in enumerate(zip(before, after, strict=True)) if x != y]
     assert len(differing) == 1 and after[differing[0]].startswith("func.func @vadd(%i64_0: i64")
+
+
+def test_the_full_form_also_keeps_an_inserted_argument_to_the_signature() -> None:
+    before, after = (canonical_lines(c["lines"]) for c in CASES[:2])
+    assert len(before) == len(after)
+    assert sum(x != y for x, y in zip(before, after, strict=True)) == 1

@@ -27,9 +27,11 @@ def visible(text: str) -> str:
 def for_terminal(text: str) -> str:
     """`text` fit for a terminal: escape sequences and control characters dropped (carriage
     returns too, so nothing overwrites a line), invisible controls made visible."""
-    if not text.isprintable():
+    # Every escape sequence starts with a control character: text without one is kept as
+    # it is (one scan), and only non-ASCII text can hold an invisible character.
+    if _CONTROLS.search(text) is not None:
         text = _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
-    return visible(text)
+    return text if text.isascii() else visible(text)
 
 
 def markdown_text(text: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ascend_ir_lab.analysis.canonical import comparable_lines
 from ascend_ir_lab.analysis.diff import opcodes
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
 from ascend_ir_lab.dumps import Dump, Timeline
@@ -101,8 +102,12 @@ def _differs(
 
     def lines(tl: Timeline, d: Dump) -> list[str]:
         key = (id(tl), tl.snapshot(d))
-        if key not in memo:
-            memo[key] = normalize_lines(tl.lines(d), norm)
+        if key not in memo:  # canonical alone: the comparable form (as CanonicalCache)
+            memo[key] = (
+                comparable_lines(tl.lines(d))
+                if norm == Normalization(canonical=True)
+                else normalize_lines(tl.lines(d), norm)
+            )
         return memo[key]
 
     return lines(a, da) != lines(b, db)

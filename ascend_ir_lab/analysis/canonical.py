@@ -14,11 +14,13 @@ attribute dictionaries. `canonical_lines` removes all of it:
 - an `scf.for`'s iter_args are sorted by their initial values, and its results and the
   `scf.yield` that ends its body are permuted the same way;
 - attribute dictionary entries are sorted;
-- workspace offsets are taken up to a permutation among workspaces of one type (the least
-  canonical text over the ways of handing them out: analysis.canonical_order);
-- adjacent definitions that do not use each other are put in one order (the same module);
 - finally the hashed names are renumbered `%v0, %v1...` in order of first appearance, so the
   text stays readable.
+
+`comparable_lines`, what comparisons and noise measurements use, goes two steps further
+(analysis.canonical_order): adjacent definitions that do not use each other are put in one
+order, and workspace offsets are taken up to a permutation among workspaces of one type
+(the least canonical text over the ways of handing them out).
 
 Two ops that are textually the same after canonicalisation get the same name (two identical
 `memref.alloc`s are not told apart); that is the price of names that do not depend on order.
@@ -32,7 +34,7 @@ from collections.abc import Sequence
 from ascend_ir_lab.analysis.canonical_order import offset_variants, sort_independent
 from ascend_ir_lab.analysis.normalize import strip_loc
 
-__all__ = ["canonical_lines", "inline_aliases", "split_top"]
+__all__ = ["canonical_lines", "comparable_lines", "inline_aliases", "split_top"]
 
 _ALIAS_DEF = re.compile(r"^(#(?:map|set)\d*)\s*=\s*(.*)$")
 _ALIAS_USE = re.compile(r"#(?:map|set)\d*(?![\w$.])")
@@ -259,19 +261,20 @@ def _permute_results(lines: list[str], loops: dict[str, list[int]]) -> list[str]
     return [pattern.sub(sub, s) for s in lines]
 
 
-def canonical_lines(lines: Sequence[str], *, reorder: bool = True) -> list[str]:
-    """The canonical form of one snapshot's lines (see the module docstring).
+def canonical_lines(lines: Sequence[str]) -> list[str]:
+    """The canonical form of one snapshot's lines, as the viewer shows it (its twin in
+    canonical.ts; see the module docstring)."""
+    return _canonical(inline_aliases(lines), order=False)
 
-    `reorder=False` keeps every line where it is (no workspace-offset permutation, no sorting
-    of independent definitions): the form the viewer's diffs show line by line
-    (labextension/src/viewer/canonical.ts, pinned by tests/data/golden/canonical.json)."""
-    if not reorder:
-        return _canonical(inline_aliases(lines), reorder=False)
-    variants = [_canonical(v) for v in offset_variants(inline_aliases(lines))]
+
+def comparable_lines(lines: Sequence[str]) -> list[str]:
+    """The canonical form comparisons use: also independent definitions in one order and
+    workspace offsets up to a permutation (analysis.canonical_order)."""
+    variants = [_canonical(v, order=True) for v in offset_variants(inline_aliases(lines))]
     return min(variants, key="\n".join) if len(variants) > 1 else variants[0]
 
 
-def _canonical(lines: Sequence[str], *, reorder: bool = True) -> list[str]:
+def _canonical(lines: Sequence[str], order: bool) -> list[str]:
     canon = _Canonicaliser()
     out: list[str] = []
     loops: dict[str, list[int]] = {}
@@ -283,8 +286,8 @@ def _canonical(lines: Sequence[str], *, reorder: bool = True) -> list[str]:
             loops[text.split(":")[0].split(" ")[0]] = next(iter(new.values()))
         if text:
             out.append(text)
-    permuted = _permute_results(out, loops)
-    return _renumber(sort_independent(permuted) if reorder else permuted)
+    out = _permute_results(out, loops)
+    return _renumber(sort_independent(out) if order else out)
 
 
 def _renumber(lines: list[str]) -> list[str]:

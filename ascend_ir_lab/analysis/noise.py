@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ascend_ir_lab.analysis.align import pairing
-from ascend_ir_lab.analysis.canonical import canonical_lines
+from ascend_ir_lab.analysis.canonical import comparable_lines
 from ascend_ir_lab.dumps import Dump, Timeline
 
 _NAME = re.compile(r"%(?:v|iv|p|b)\d+")
@@ -42,7 +42,7 @@ class CanonicalCache:
         key = (id(tl), tl.snapshot(d))
         got = self.memo.get(key)
         if got is None:
-            got = self.memo[key] = canonical_lines(tl.lines(d))
+            got = self.memo[key] = comparable_lines(tl.lines(d))
         return got
 
     def delta(self, tl: Timeline, d: Dump) -> tuple[tuple[str, int], ...]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -27,6 +28,38 @@ def census_text(text: str, family: str = "mlir") -> Counter[str]:
     return Counter(pattern.findall(text))
 
 
+_OP_NAME = re.compile(r"[a-z_][\w$]*(?:\.[\w$]+)+")
+
+
+@functools.lru_cache(maxsize=64)
+def _op_line(op: str) -> re.Pattern[str]:
+    """_MLIR_OP with its name fixed to `op`, matched at the start of a line."""
+    return re.compile(
+        r"[ \t]*(?:%[\w$.#:-]+(?:[ \t]*,[ \t]*%[\w$.#:-]+)*[ \t]*=[ \t]*)?\"?"
+        + re.escape(op)
+        + r"\"?(?=[\s(<{\[:\"]|$)",
+        re.M,
+    )
+
+
+def count_op(text: str, op: str) -> int:
+    """`census_text(text)[op]` for MLIR text, read only on the lines that hold `op`."""
+    if _OP_NAME.fullmatch(op) is None:
+        return 0  # no census counts a name that is not an op name
+    at_line, find = _op_line(op).match, text.find
+    n = 0
+    pos = find(op)
+    while pos >= 0:
+        start = text.rfind("\n", 0, pos) + 1
+        if at_line(text, start) is not None:
+            n += 1
+        nl = find("\n", pos)
+        if nl < 0:
+            break
+        pos = find(op, nl + 1)
+    return n
+
+
 class Census:
     """Op counts of every Dump of a Timeline, computed once per distinct snapshot."""
 
@@ -34,6 +67,7 @@ class Census:
         self.timeline = timeline
         self._by_snapshot: dict[int, Counter[str]] = {}
         self._by_scope: dict[tuple[int, str], Counter[str]] = {}
+        self._one: dict[tuple[int, str, str], int] = {}  # (snapshot, scope, op): one op's count
 
     def of(self, dump: Dump | int) -> Counter[str]:
         """Op counts of one Dump."""
@@ -46,8 +80,18 @@ class Census:
         return counts
 
     def count(self, dump: Dump | int, op: str) -> int:
-        """How many `op` a Dump holds."""
-        return self.of(dump).get(op, 0)
+        """How many `op` a Dump holds (MLIR: read from the lines that hold `op` alone)."""
+        tl = self.timeline
+        d = tl.dumps[dump] if isinstance(dump, int) else dump
+        snap = tl.snapshot(d)
+        counts = self._by_snapshot.get(snap)
+        if counts is not None or d.family.startswith("llvm"):
+            return (counts or self.of(d)).get(op, 0)
+        key = (snap, "", op)
+        n = self._one.get(key)
+        if n is None:
+            n = self._one[key] = count_op(tl.text(d), op)
+        return n
 
     def count_in(self, dump: Dump, op: str, scope: str) -> int:
         """How many `op` the Dump holds within `scope` (a function inside a module Dump)."""
@@ -55,6 +99,12 @@ class Census:
             return self.count(dump, op)
         key = (self.timeline.snapshot(dump), scope)
         counts = self._by_scope.get(key)
+        if counts is None and not dump.family.startswith("llvm"):
+            one = (key[0], scope, op)
+            n = self._one.get(one)
+            if n is None:
+                n = self._one[one] = count_op(scope_text(self.timeline.lines(dump), scope), op)
+            return n
         if counts is None:
             text = scope_text(self.timeline.lines(dump), scope)
             counts = self._by_scope[key] = census_text(text, dump.family)

@@ -216,10 +216,16 @@ class _Checker:
         buffer: str = "", other: int | None = None,
     ) -> None:  # fmt: skip
         key = (kind, line, pipes, other)
+        new = Finding(line, severity, kind, message, pipes, buffer, other, self.fn.name)
         old = self.found.get(key)
-        if old is not None and (old.severity == "definite" or severity == "possible"):
-            return
-        self.found[key] = Finding(line, severity, kind, message, pipes, buffer, other, self.fn.name)
+        if old is None or _rank(new) < _rank(old):
+            self.found[key] = new
+
+
+def _rank(f: Finding) -> tuple[bool, str, str]:
+    """Which of two findings at one place is kept: definite first, then the first by text, so
+    the answer does not follow the order paths and accesses were visited in (set order)."""
+    return (f.severity != "definite", f.message, f.buffer)
 
 
 def _cap(states: set[State]) -> set[State]:
@@ -232,7 +238,15 @@ def _cap(states: set[State]) -> set[State]:
     joined = {State(t, r) for t, r in by_tokens.items()}
     if len(joined) <= MAX_STATES:
         return joined
-    return set(sorted(joined, key=lambda s: (-len(s.tokens), len(s.recs)))[:MAX_STATES])
+    return set(sorted(joined, key=_keep_first)[:MAX_STATES])
+
+
+def _keep_first(
+    s: State,
+) -> tuple[int, int, tuple[tuple[str, str, tuple[int, ...], int, int], ...]]:
+    """Most pending flags first, then fewest accesses, then the flags themselves (a total
+    order: joined states differ in their flags)."""
+    return (-len(s.tokens), len(s.recs), tuple(t.sort_key() for t in s.tokens))
 
 
 def _evs(evs: frozenset[int] | None) -> str:

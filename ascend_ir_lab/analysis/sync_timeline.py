@@ -43,4 +43,12 @@ def check_timeline(tl: Timeline, dumps: Iterable[Dump] | None = None) -> dict[in
     checked on its function only."""
     source = ((tl.run or {}).get("kernel") or {}).get("file")
     chosen = sync_targets(tl) if dumps is None else list(dumps)
-    return {d.index: check_sync(tl.lines(d), scope=d.scope, source_file=source) for d in chosen}
+    # A pipeline prints the same IR again and again: check each (snapshot, scope) once.
+    done: dict[tuple[int, str], SyncCheck] = {}
+    out = {}
+    for d in chosen:
+        key = (tl.snapshot(d), d.scope)
+        if key not in done:
+            done[key] = check_sync(tl.lines(d), scope=d.scope, source_file=source)
+        out[d.index] = done[key]
+    return out

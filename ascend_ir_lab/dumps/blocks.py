@@ -14,7 +14,6 @@ import bisect
 import mmap
 import re
 import struct
-import tempfile
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -191,6 +190,8 @@ def small_whole(text: BlockText, limit: int) -> bytes:
     whole), else streamed into a mapped temporary file (as a large plain log is mapped):
     never decompressed whole in memory."""
     if len(text) >= limit:
+        import tempfile  # only for a large compressed log: start-up stays small
+
         with tempfile.TemporaryFile(prefix="ascend-ir-lab-log-") as f:
             for block in text.chunks():
                 f.write(block)

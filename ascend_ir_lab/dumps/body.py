@@ -29,6 +29,12 @@ _SCOPE_SYM = re.compile(
     rb"^\"?(?P<op>[a-z_][\w$]*(?:\.[\w$]+)*)\"?(?:\s+(?:public|private|nested))?\s+"
     rb"@(?P<sym>\"[^\"]*\"|[\w$.-]+)"
 )
+# The generic form MLIR prints for IR that fails to verify (-mlir-print-ir-after-failure):
+# `"func.func"() <{function_type = ..., sym_name = "f"}> ({`, the symbol an attribute.
+_GENERIC_OP = re.compile(rb'^"(?P<op>[a-z_][\w$]*(?:\.[\w$]+)*)"\(')
+_GENERIC_SYM = re.compile(
+    rb'^"(?P<op>[a-z_][\w$]*(?:\.[\w$]+)*)"\([^\n]*?[<{ ,]sym_name = "(?P<sym>[^"\n]*)"'
+)
 _LLVM_DEFINE = re.compile(rb"^define\b[^@\n]*@(?P<sym>\"[^\"]*\"|[\w$.-]+)")
 _MACHINE_FN = re.compile(rb"^# Machine code for function (?P<sym>[^:\s]+):")
 
@@ -151,9 +157,12 @@ _SCOPES: dict[bytes, str] = {}  # first op lines repeat from Dump to Dump: read 
 def _read_mlir_scope(line: bytes) -> str:
     if line.startswith((b"module", b'"builtin.module"')):
         return "builtin.module"
-    m = _SCOPE_SYM.match(line)
+    m = _SCOPE_SYM.match(line) or _GENERIC_SYM.match(line)
     if m:
         return f"{m['op'].decode()} @{m['sym'].decode(errors='replace').strip(chr(34))}"
+    m = _GENERIC_OP.match(line)
+    if m:  # the generic form of an op without a symbol: `"scf.for"(...)`
+        return m["op"].decode()
     op = line.split(None, 1)[0].strip(b'"').decode(errors="replace")
     return op or "builtin.module"
 
@@ -169,7 +178,12 @@ def _llvm_scope(line: bytes) -> str | None:
 
 def message_level(line: bytes) -> str:
     """Classify a message line: error, warning, note, info or plain text."""
-    for pattern, level in _LEVELS:
-        if pattern.search(line):
-            return level
-    return "text"
+    level = _LEVEL_OF.get(line)
+    if level is None:
+        level = next((lv for pattern, lv in _LEVELS if pattern.search(line)), "text")
+        if len(_LEVEL_OF) < 4096:
+            _LEVEL_OF[line] = level
+    return level
+
+
+_LEVEL_OF: dict[bytes, str] = {}  # a pass manager's messages repeat: classify each once

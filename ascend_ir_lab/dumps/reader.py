@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ascend_ir_lab.dumps.body import (
     body_language,
@@ -31,8 +32,10 @@ class LogIndex:
     warnings: list[str] = field(default_factory=list)
 
 
-# Every header and banner line holds one of these (`IR Dump`, `IR Pass`, `IR Deleted After`).
+# Every header and banner line holds one of these (`IR Dump`, `IR Pass`, `IR Deleted After`);
+# the match runs on to the end of its line.
 _CANDIDATE = re.compile(rb"IR (?:Dump|Pass |Deleted After )")
+_CANDIDATE_LINE = re.compile(rb"IR (?:Dump|Pass |Deleted After )[^\n]*")
 
 
 def find_headers(data: bytes) -> Iterator[tuple[int, int, Header]]:
@@ -41,32 +44,49 @@ def find_headers(data: bytes) -> Iterator[tuple[int, int, Header]]:
     Banners (headers of passes that printed no IR) are yielded too: they end the IR before them.
     """
     cache: dict[bytes, Header | None] = {}
-    find, rfind = data.find, data.rfind
-    size = len(data)
-    search = _CANDIDATE.search
-    in_blocks = getattr(data, "regex_find", None)  # a compressed log read by block
+    if getattr(data, "regex_find", None) is not None:  # a compressed log read by block
+        yield from _find_in_blocks(data, cache)
+        return
+    rfind, size = data.rfind, len(data)
+    for m in _CANDIDATE_LINE.finditer(data):
+        stop = m.end()
+        start = rfind(b"\n", 0, m.start()) + 1
+        end = stop + 1 if stop < size else size
+        raw = data[start:end]
+        header = cache.get(raw, _UNSEEN)
+        if header is _UNSEEN:
+            header = cache[raw] = _parse(raw)
+        if header is not None:
+            yield start, end, header  # type: ignore[misc]
+
+
+_UNSEEN = object()
+
+
+def _parse(raw: bytes) -> Header | None:
+    return parse_header(raw.decode("utf-8", "replace").rstrip("\r\n"))
+
+
+def _find_in_blocks(
+    data: Any, cache: dict[bytes, Header | None]
+) -> Iterator[tuple[int, int, Header]]:
+    """find_headers over a BlockText: each search runs over the blocks it needs."""
+    find, rfind, size = data.find, data.rfind, len(data)
     pos = 0
     while True:
-        if in_blocks is not None:
-            k = in_blocks(_CANDIDATE, pos)
-            if k < 0:
-                return
-        else:
-            m = search(data, pos)
-            if m is None:
-                return
-            k = m.start()
+        k = data.regex_find(_CANDIDATE, pos)
+        if k < 0:
+            return
         start = rfind(b"\n", 0, k) + 1
         nl = find(b"\n", k)
         end = size if nl < 0 else nl + 1
         pos = end
         raw = data[start:end]
-        try:
-            header = cache[raw]
-        except KeyError:
-            header = cache[raw] = parse_header(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        header = cache.get(raw, _UNSEEN)
+        if header is _UNSEEN:
+            header = cache[raw] = _parse(raw)
         if header is not None:
-            yield start, end, header
+            yield start, end, header  # type: ignore[misc]
 
 
 def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> LogIndex:
@@ -75,18 +95,21 @@ def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> 
     headers = list(find_headers(data))
     size = len(data)
     _add_text(out, data, 0, headers[0][0] if headers else size, stage, log_id, first_index - 1)
+    dumps, segments = out.dumps, out.segments
     index = first_index
+    last = len(headers) - 1
     for n, (start, body_start, header) in enumerate(headers):
-        region_end = headers[n + 1][0] if n + 1 < len(headers) else size
+        region_end = headers[n + 1][0] if n < last else size
         if header.banner:
             _add_banner(out, data, start, body_start, header, stage, log_id, index - 1)
             _add_text(out, data, body_start, region_end, stage, log_id, index - 1)
             continue
         dump = _dump(data, header, stage, log_id, index, start, body_start, region_end)
-        out.dumps.append(dump)
-        out.segments.append(Segment("dump", start, dump.end, index))
-        _add_text(out, data, dump.end, region_end, stage, log_id, index)
-        if dump.truncated and n + 1 == len(headers):
+        dumps.append(dump)
+        segments.append(Segment("dump", start, dump.end, index))
+        if dump.end < region_end:
+            _add_text(out, data, dump.end, region_end, stage, log_id, index)
+        if dump.truncated and n == last:
             out.warnings.append(
                 f"stage {stage}: the last dump ({header.pass_name}) is truncated: "
                 "the log ends in the middle of its IR"
@@ -101,6 +124,14 @@ def _dump(
 ) -> Dump:  # fmt: skip
     """The Dump a header opens: where its IR ends, what it holds, its language."""
     family, scope = header.family, header.scope
+    if family[0] == "m" and not scope.startswith("cgscc"):  # MLIR: no LLVM unit to tell apart
+        body_end, text_start, truncated = _split_region(data, body_start, region_end, family)
+        holds = _holds(data, body_start, body_end, scope, family)
+        return Dump(
+            index, stage, header.pass_name, header.arg, header.options, header.phase,
+            scope or holds, family, log_id, start, body_start, body_end,
+            text_start, truncated, holds,
+        )  # fmt: skip
     if family == "llvm-legacy" and body_language(data, body_start, region_end) == "mlir":
         family = "mlir"  # the oldest MLIR printed LLVM's `*** IR Dump ... ***` banner
         scope = scope.replace("function @", "func @", 1)
@@ -114,11 +145,22 @@ def _dump(
         holds = scope  # the functions of one call-graph SCC
     else:
         holds = _holds(data, body_start, body_end, header.scope, family)
+        scope = _invalidated_unit(scope, holds, header.options)
     return Dump(
         index, stage, header.pass_name, header.arg, header.options, header.phase,
         scope or holds, family, log_id, start, body_start, body_end,
         text_start, truncated, holds,
     )  # fmt: skip
+
+
+def _invalidated_unit(scope: str, holds: str, options: str) -> str:
+    """A pass that invalidated its loop names the loop by its header block (`on bb1
+    (invalidated)`) and prints the whole function: that name is a loop of that function."""
+    if options != "invalidated" or not scope.startswith("function @"):
+        return scope
+    if not holds.startswith("function @") or holds == scope:
+        return scope
+    return f"loop %{scope.removeprefix('function @')} in {holds}"
 
 
 def _split_region(
@@ -131,7 +173,7 @@ def _split_region(
     stripped = tail.rstrip(b"\r\n")
     if len(stripped) < len(tail):
         nl = stripped.rfind(b"\n")
-        if nl >= 0 and stripped[nl + 1 :].startswith(ends):
+        if nl >= 0 and stripped.startswith(ends, nl + 1):
             return region_end - (len(tail) - len(stripped)) + 1, region_end, False
     # Messages after the IR (a pass manager's log lines): what closes the IR before them?
     found = ir_end(data, body_start, region_end, family, open_end=loop)

@@ -7,9 +7,7 @@ computed on first use, once, and cached.
 from __future__ import annotations
 
 import re
-import threading
 import zlib
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -17,7 +15,7 @@ from ascend_ir_lab.dumps.blocks import BlockText
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.errors import InputError
 
-_SPLIT_FROM = 16 << 20  # bytes of IR to sum before a second thread pays off
+_CROWDED = 4  # distinct snapshots of one length before CRC-32 sorts that length's Dumps
 _WHICH = re.compile(r"^(?P<name>.+?)(?:\[?#(?P<k>-?\d+)\]?)?$")
 
 
@@ -126,56 +124,17 @@ class Timeline:
         return len(set(self._snapshots()))
 
     def _snapshots(self) -> list[int]:
-        # Identity is the length and a CRC-32 of the bytes: one pass at memory speed over
-        # the Dumps whose length another Dump shares (a unique length is a snapshot of its
-        # own), without copying a byte of the log.
         if self._snap is None:
-            lengths = Counter(d.body_end - d.body_start for d in self.dumps)
-            shared = [d for d in self.dumps if lengths[d.body_end - d.body_start] > 1]
-            crcs = dict(zip((d.index for d in shared), self._crcs(shared), strict=True))
-            groups: dict[tuple[int, int], list[tuple[Dump, int]]] = {}
-            snap: list[int] = []
-            count = 0
-            for d in self.dumps:
-                members = groups.setdefault((d.body_end - d.body_start, crcs.get(d.index, 0)), [])
-                sid = next((i for rep, i in members if self._same_bytes(rep, d)), -1)
-                if sid < 0:
-                    sid, count = count, count + 1
-                    members.append((d, sid))
-                snap.append(sid)
-            self._snap = snap
+            views = [
+                data if isinstance(data, BlockText) else memoryview(data) for data in self._data
+            ]
+            try:
+                self._snap = _identify(self.dumps, self._data, views)
+            finally:
+                for view in views:
+                    if isinstance(view, memoryview):
+                        view.release()
         return self._snap
-
-    def _same_bytes(self, a: Dump, b: Dump) -> bool:
-        # A CRC-32 can be made to collide: equal ids promise identical bytes, so check them.
-        return (
-            self._data[a.log_id][a.body_start : a.body_end]
-            == self._data[b.log_id][b.body_start : b.body_end]
-        )
-
-    def _crcs(self, dumps: list[Dump]) -> list[int]:
-        """CRC-32 of each Dump's bytes; a large total is split with a second thread (zlib
-        lets go of the interpreter while it sums)."""
-        views = [data if isinstance(data, BlockText) else memoryview(data) for data in self._data]
-        try:
-
-            def crcs(part: list[Dump]) -> list[int]:
-                return [zlib.crc32(views[d.log_id][d.body_start : d.body_end]) for d in part]
-
-            total = sum(d.body_end - d.body_start for d in dumps)
-            if total < _SPLIT_FROM or any(isinstance(v, BlockText) for v in views):
-                return crcs(dumps)  # a BlockText's block cache is for one thread
-            half = len(dumps) // 2
-            second: list[int] = []
-            worker = threading.Thread(target=lambda: second.extend(crcs(dumps[half:])))
-            worker.start()
-            first = crcs(dumps[:half])
-            worker.join()
-            return first + second
-        finally:
-            for view in views:
-                if isinstance(view, memoryview):
-                    view.release()
 
     def _links(self) -> tuple[list[int], list[int]]:
         if self._prev is None or self._next is None:
@@ -230,7 +189,7 @@ class Timeline:
 
     def changed(self, dump: Dump | int) -> bool:
         """Whether the pass changed its scope (the first Dump of a scope counts as changed)."""
-        return self.changed_flags()[self._dump(dump).index]
+        return self.change_states()[self._dump(dump).index] == "changed"
 
     def changed_flags(self) -> list[bool]:
         """`changed` for every Dump, computed in one pass ("unknown" reads as False)."""
@@ -371,6 +330,47 @@ class Timeline:
 
     def _dump(self, dump: Dump | int) -> Dump:
         return self.dumps[dump] if isinstance(dump, int) else dump
+
+
+def _identify(dumps: Sequence[Dump], data: Sequence[Any], views: Sequence[Any]) -> list[int]:
+    """Snapshot id of every Dump: equal ids mean identical bytes.
+
+    Dumps are grouped by length and compared byte for byte (in place, no copy) with the few
+    distinct snapshots of their length seen so far; a length that many distinct snapshots
+    share is sorted by CRC-32 first, so no Dump is compared with more than a handful.
+    """
+    by_length: dict[int, list[tuple[Dump, int]]] = {}
+    by_crc: dict[tuple[int, int], list[tuple[Dump, int]]] = {}
+    crowded: set[int] = set()
+
+    def crc(d: Dump) -> int:
+        return zlib.crc32(views[d.log_id][d.body_start : d.body_end])
+
+    def same(rep: Dump, d: Dump) -> bool:
+        a, b = views[rep.log_id], data[d.log_id]
+        if isinstance(a, BlockText) or isinstance(b, BlockText):
+            return bool(a[rep.body_start : rep.body_end] == b[d.body_start : d.body_end])
+        return bool(
+            b.find(a[rep.body_start : rep.body_end], d.body_start, d.body_end) == d.body_start
+        )
+
+    snap: list[int] = []
+    count = 0
+    for d in dumps:
+        n = d.body_end - d.body_start
+        members = (
+            by_crc.setdefault((n, crc(d)), []) if n in crowded else by_length.setdefault(n, [])
+        )
+        sid = next((i for rep, i in members if same(rep, d)), -1)
+        if sid < 0:
+            sid, count = count, count + 1
+            members.append((d, sid))
+            if n not in crowded and len(members) > _CROWDED:
+                crowded.add(n)
+                for rep, i in by_length.pop(n):
+                    by_crc.setdefault((n, crc(rep)), []).append((rep, i))
+        snap.append(sid)
+    return snap
 
 
 _HELPER = re.compile(r"_infer_\w*_function$|_host\w*$|^_")

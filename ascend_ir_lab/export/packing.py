@@ -12,8 +12,21 @@ import base64
 import binascii
 import gzip
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
+
+try:
+    import orjson as _orjson
+
+    # What Python's encoder refuses (dataclasses, datetimes, subclasses) orjson refuses too.
+    _STRICT = (
+        _orjson.OPT_PASSTHROUGH_DATACLASS
+        | _orjson.OPT_PASSTHROUGH_DATETIME
+        | _orjson.OPT_PASSTHROUGH_SUBCLASS
+    )
+except ImportError:  # pragma: no cover - a dependency; Python's encoder writes the same JSON
+    _orjson = None  # type: ignore[assignment]
 
 __all__ = ["PACKED", "is_packed", "pack_payload", "payload_json", "unpack_payload"]
 
@@ -23,8 +36,40 @@ AUTO_THRESHOLD = 32 * 1024
 
 
 def payload_json(payload: Mapping[str, Any]) -> str:
-    """The payload as compact JSON (no spaces), the form every size figure refers to."""
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """The payload as compact JSON (no spaces), the form every size figure refers to.
+
+    Each top-level value goes through orjson where its text is the same as Python's encoder
+    writes (a number orjson spells otherwise, `1e-5` for `1e-05`, falls back to Python's).
+    """
+    if _orjson is None or not all(type(k) is str for k in payload):
+        return _json(payload)
+    parts = [f"{_json(k)}:{_value_json(v)}" for k, v in payload.items()]
+    return "{" + ",".join(parts) + "}"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+# Where orjson writes a float unlike Python: `0.00001` (Python: 1e-05), `1e-9` (1e-09).
+_OTHER_FLOAT = re.compile(rb"0\.0000|e-\d(?!\d)")
+
+
+def _value_json(value: Any) -> str:
+    if isinstance(value, str | int | bool) or value is None:
+        return _json(value)
+    try:
+        fast = _orjson.dumps(value, option=_STRICT)
+    except (TypeError, ValueError, OverflowError):
+        return _json(value)
+    if _OTHER_FLOAT.search(fast) is not None and not _strings_only(value):
+        return _json(value)
+    return fast.decode("utf-8")
+
+
+def _strings_only(value: Any) -> bool:
+    """A list of strings (the line table), where no number can be spelt otherwise."""
+    return isinstance(value, list) and all(type(x) is str for x in value)
 
 
 def is_packed(obj: Any) -> bool:

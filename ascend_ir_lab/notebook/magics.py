@@ -134,10 +134,16 @@ class IRLabMagics(Magics):
         help="upstream targets: also LLVM's pass dumps (slow; MLIR passes are always captured)",
     )
     @argument(
+        "--all-passes",
+        action="store_true",
+        help="upstream targets: every distinct compile keeps its passes (default: the first of "
+        "each kernel and argument types; the others are cheap records, run.capture() away)",
+    )
+    @argument(
         "--no-virtual-npu",
         action="store_true",
         help="with no NPU, run the cell as is: no torch_npu, no device='npu' (the virtual NPU "
-        "is on by default there)",
+        "is on by default there); upstream targets with no GPU: no virtual GPU either",
     )
     @argument(
         "--keep-going",
@@ -212,7 +218,7 @@ class IRLabMagics(Magics):
                     fn, signature=args.signature, constexprs=args.constexpr, **settings
                 )
                 runs.append((run, []))
-        failed = failures(cap) + _cell_error(outcome)
+        failed = failures(cap) + cell_error(outcome)
         if failed and not args.keep_going:
             self._show(runs, cap.errors, show_last=True)
             raise LaunchFailedError(
@@ -422,7 +428,7 @@ class RunViews(list):  # type: ignore[type-arg]
         return f"{len(self)} Runs: " + ", ".join(v.name for v in self)
 
 
-def _cell_error(outcome: Any) -> list[str]:
+def cell_error(outcome: Any) -> list[str]:
     """The cell's own exception (its traceback is already shown), as a failure line."""
     error = getattr(outcome, "error_before_exec", None) or getattr(outcome, "error_in_exec", None)
     if error is None:

@@ -7,6 +7,7 @@ Ascend ones are.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
@@ -44,12 +45,18 @@ class UpstreamProgress(CompileProgress):
 
 def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
     """Run `cell` with its launches taken over for upstream Triton; return the last Run's view."""
+    from ascend_ir_lab.errors import LaunchFailedError
+    from ascend_ir_lab.notebook.magics import cell_error
+    from ascend_ir_lab.toolchains.common.outcome import failure_message, failures
     from ascend_ir_lab.toolchains.triton.compile import parse_target
     from ascend_ir_lab.toolchains.triton.launch import (
         compile_defined_upstream,
+        default_target,
+        device_target,
         intercept_upstream,
         require_upstream_environment,
     )
+    from ascend_ir_lab.toolchains.triton.virtual_gpu import summary_line, virtual_gpu
 
     if args.target is not None:
         parse_target(args.target)
@@ -69,8 +76,17 @@ def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
         llvm_dumps=bool(getattr(args, "llvm", False)),
     )
     before = dict(magics.shell.user_ns)
-    with intercept_upstream(kernels=args.kernel, **settings) as cap:
-        magics._run_nested(cell)
+    with contextlib.ExitStack() as stack:
+        if device_target() is None and not getattr(args, "no_virtual_npu", False):
+            target = args.target or default_target()
+            print(summary_line(target))
+            stack.enter_context(virtual_gpu(target))
+        cap = stack.enter_context(
+            intercept_upstream(
+                kernels=args.kernel, all_passes=bool(getattr(args, "all_passes", False)), **settings
+            )
+        )
+        outcome = magics._run_nested(cell)
     runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
     if args.signature:
         for fn in magics._defined_kernels(args.kernel, before):
@@ -78,4 +94,10 @@ def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
                 fn, signature=args.signature, constexprs=args.constexpr, **settings
             )
             runs.append((run, []))
+    failed = failures(cap) + cell_error(outcome)
+    if failed and not getattr(args, "keep_going", False):
+        magics._show(runs, cap.errors, show_last=True)
+        raise LaunchFailedError(
+            failure_message(failed, "this cell", "(%%triton_npu --keep-going runs on)")
+        )
     return magics._show(runs, cap.errors)

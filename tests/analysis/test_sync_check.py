@@ -126,3 +126,35 @@ def test_an_ops_own_read_does_not_hide_an_earlier_read_it_overwrites() -> None:
     without = text.replace("{barrier}", "").splitlines()
     hits = [f for f in check_sync(without).definite if f.pipes == ("PIPE_V", "PIPE_V")]
     assert hits and "write after read" in hits[0].message and "vcmp" in without[hits[0].line]
+
+
+def test_findings_do_not_follow_the_hash_seed() -> None:
+    """Paths and accesses are sets: the finding kept at one place must not depend on the
+    order Python happens to iterate them in (PYTHONHASHSEED)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from ascend_ir_lab.analysis.sync_mutate import run_mutations\n"
+        "from ascend_ir_lab.analysis.sync_timeline import check_timeline, final_hivm\n"
+        "from ascend_ir_lab.dumps import read_log\n"
+        "for path in sys.argv[1:]:\n"
+        "    tl = read_log(path)\n"
+        "    for index, result in sorted(check_timeline(tl).items()):\n"
+        "        print(index, *result.lines(), sep='\\n')\n"
+        "    final = final_hivm(tl)\n"
+        "    for r in run_mutations(tl.lines(final), limit=2):\n"
+        "        print(r.mutant.kind, r.mutant.line, r.finding)\n"
+    )
+    outs = {
+        subprocess.run(
+            [sys.executable, "-c", script, str(FINE), str(BARRIER)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**__import__("os").environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout  # fmt: skip
+        for seed in (0, 1, 2, 3)
+    }
+    assert len(outs) == 1 and next(iter(outs)).strip()

@@ -85,6 +85,23 @@ def test_npu_host_code_runs_with_tensors_on_the_cpu() -> None:
     assert _state() == before
 
 
+def test_torch_npu_utils_and_precision_switches_as_test_suites_use_them() -> None:
+    import torch
+
+    before = _state()
+    with virtual_npu("Ascend910B3") as device:
+        import torch_npu
+        from torch_npu.npu import utils
+
+        torch_npu.npu.utils.set_device(0)
+        assert utils.current_device() == 0 and utils is device
+        torch_npu.npu.matmul.allow_hf32 = False
+        torch.npu.conv.allow_hf32 = False
+        assert torch.npu.matmul.allow_hf32 is False
+        torch_npu.npu.synchronize()
+    assert _state() == before
+
+
 def test_core_counts_come_from_the_toolchain_for_each_target() -> None:
     # bishengir-opt --hacc-append-device-spec states them; bishengir-compile plans with them
     counts = {}

@@ -213,3 +213,46 @@ def test_cuda_launch_for_another_target_runs_and_cross_compiles(shell: Any, runs
     assert view.manifest["target"] == "hip:gfx942" and view.stages[-1]["name"] == "amdgcn"
     assert all(ln.launched for ln in view.launches)
     assert all("IR cross-compiled for hip:gfx942" in ln.note for ln in view.launches)
+
+
+TUNED_CUDA = """
+import torch, triton, triton.language as tl
+
+@triton.autotune(
+    configs=[triton.Config({"BLOCK": b}, num_warps=w) for b, w in ((128, 4), (256, 4), (512, 8))],
+    key=["n"],
+)
+@triton.jit
+def plus_one(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
+
+xt = torch.rand(100_000, device="cuda")
+yt = torch.empty_like(xt)
+plus_one[lambda meta: (triton.cdiv(100_000, meta["BLOCK"]),)](xt, yt, 100_000)
+plus_one[lambda meta: (triton.cdiv(100_000, meta["BLOCK"]),)](xt.half(), yt.half(), 100_000)
+"""
+
+
+@pytest.mark.gpu
+@needs_cuda
+def test_cuda_autotune_each_config_a_record_the_picked_one_with_passes(
+    shell: Any, tmp_path: Path
+) -> None:
+    import torch
+
+    from ascend_ir_lab.runs import Run
+
+    result, shown = run_cell(shell, f"%%triton_npu --runs-dir {tmp_path}\n{TUNED_CUDA}")
+    assert result.error_in_exec is None, shown
+    torch.testing.assert_close(shell.user_ns["yt"], shell.user_ns["xt"] + 1)
+    runs = [Run(p.parent) for p in sorted(tmp_path.glob("*/run.json"))]
+    assert len(runs) == 6  # three configs timed, for fp32 and for fp16
+    picked = [r for r in runs if "autotune" in r.manifest["extra"]]
+    assert len(picked) == 2 and all(r.passes_captured for r in picked)
+    assert sum(r.passes_captured for r in runs) == 2
+    sweep = picked[0].manifest["extra"]["autotune"]
+    assert sweep["timed"] is True and len(sweep["configs"]) == 3
+    assert all(c["run"] and c["ms"] and all(t > 0 for t in c["ms"]) for c in sweep["configs"])
+    cheap = next(r for r in runs if not r.passes_captured)
+    assert cheap.capture().passes_captured

@@ -21,7 +21,6 @@ import linecache
 import math
 import os
 import threading
-import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,8 +28,9 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs import MANIFEST, Run, safe_name, write_manifest
+from ascend_ir_lab.toolchains.ascend.interpret import interpret_launch
 from ascend_ir_lab.toolchains.ascend.offline_kernel import OfflineKernel
-from ascend_ir_lab.toolchains.common.env import debug_switches
+from ascend_ir_lab.toolchains.common.interpret_repeat import Repeats
 from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
 from ascend_ir_lab.toolchains.common.run import prepare_folder
 from ascend_ir_lab.toolchains.common.specialise import Specialisation, npu_target
@@ -83,6 +83,7 @@ class LaunchCapture:
     _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
     _cheap: bool = False  # compiling a sweep config: record it, no per-pass dumps
     _step: str = ""  # "config 2/16 (cheap record)" while a sweep compiles
+    _repeats: Repeats = field(default_factory=Repeats)  # launches that changed nothing
 
     @property
     def runs(self) -> list[Run]:
@@ -251,6 +252,14 @@ class LaunchCapture:
     def _interpret(
         self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch
     ) -> None:
+        key = self._repeats.key(fn, grid, args, kwargs)
+        before = self._repeats.memory(args, kwargs) if key is not None else ""
+        if self._repeats.seen(key, before):
+            launch.interpreted = True
+            launch.note += (
+                "; the same launch left this memory unchanged before: not interpreted again"
+            )
+            return
         try:
             interpret_launch(fn, grid, args, kwargs)
             launch.interpreted = True
@@ -258,6 +267,9 @@ class LaunchCapture:
         except Exception as exc:  # noqa: BLE001 - reported beside the Run, the cell goes on
             launch.interpret_error = exc
             launch.note += f"; the CPU interpreter failed: {type(exc).__name__}: {exc}"
+            return
+        if key is not None:
+            self._repeats.note(key, before, self._repeats.memory(args, kwargs))
 
     def _say(self, event: str, info: dict[str, Any]) -> None:
         if self.progress is not None:
@@ -373,185 +385,6 @@ def _report_stages(folder: Path, seen: int, say: Progress) -> int:
     for record in stages[seen:]:
         say("stage", {"record": record})
     return max(seen, len(stages))
-
-
-def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
-    """Run `fn[grid](*args, **kwargs)` in Triton's interpreter on the CPU, as
-    `TRITON_INTERPRET=1 python script.py` would.
-
-    numpy arrays are passed as torch views of the same memory, so results land in them.
-    """
-    from triton.runtime.interpreter import InterpretedFunction
-
-    params = list(getattr(fn, "params", []))
-    values = dict(zip([p.name for p in params], args, strict=False))
-    # compile options (multibuffer=...) mean nothing to the interpreter
-    values.update({k: v for k, v in kwargs.items() if k in {p.name for p in params}})
-    # every parameter by position: the interpreter takes keywords named like launch options
-    # (num_stages=..., num_warps=...) for options, not for the kernel's own parameters
-    call_args = [_as_tensor(values[p.name] if p.name in values else p.default) for p in params]
-    with debug_switches(interpret=True), _language_restored() as interpreted:
-        kernel = InterpretedFunction(_interpretable(getattr(fn, "fn", fn)))
-        interpreted.append(kernel)
-        kernel[grid](*call_args)
-
-
-def _interpretable(func: Any) -> Any:
-    """A copy of `func` whose globals are a copy of its module's, less the values Triton's
-    interpreter cannot look at.
-
-    The interpreter adds its own names (np, interpreter_builder, ...) to the globals of every
-    function it rewrites: on a copy, the user's module or notebook namespace stays as it was.
-    Triton 3.2's interpreter also tests every global with `value in [tl, tl.core]`, which
-    raises for numpy arrays ("truth value of an array ... is ambiguous").
-    """
-    import triton.language as tl
-
-    def ambiguous(value: Any) -> bool:
-        try:
-            return not isinstance(value in [tl, tl.core], bool)
-        except Exception:  # noqa: BLE001 - any failure here is the interpreter's failure
-            return True
-
-    clean = {k: v for k, v in func.__globals__.items() if not ambiguous(v)}
-    copy = types.FunctionType(
-        func.__code__, clean, func.__name__, func.__defaults__, func.__closure__
-    )
-    copy.__kwdefaults__, copy.__qualname__ = func.__kwdefaults__, func.__qualname__
-    copy.__module__, copy.__annotations__ = func.__module__, dict(func.__annotations__)
-    return copy
-
-
-@contextlib.contextmanager
-def _language_restored() -> Iterator[list[Any]]:
-    """Make `triton.language` what the interpreter needs for the block, then as it was.
-
-    Triton 3.2's interpreter rebinds tl's builtins, tensor methods and dtype.to_ir for the
-    whole process and never puts them back; every later real compile of a kernel would then
-    fail ("'block_argument' object has no attribute 'dtype'"). Yields a list for the
-    InterpretedFunctions made, whose rewritten code is dropped from Triton's cache on exit.
-    """
-    import triton.language as tl
-    from triton.runtime.interpreter import InterpretedFunction
-
-    objects = {
-        id(o): o for o in (tl, tl.core, tl.math, tl.tensor, tl.dtype, tl.core.tensor, tl.core.dtype)
-    }.values()
-    saved = [(o, dict(vars(o))) for o in objects]
-    made: list[Any] = []
-    try:
-        with _jit_calls_interpreted(made), _interpreter_fixed():
-            yield made
-    finally:
-        for function in made:
-            InterpretedFunction.rewritten_fn.pop(function.fn, None)
-        for obj, before in saved:
-            now = dict(vars(obj))
-            for name in now.keys() - before.keys():
-                delattr(obj, name)
-            for name, value in before.items():
-                if now.get(name, _MISSING) is not value:
-                    setattr(obj, name, value)
-
-
-@contextlib.contextmanager
-def _jit_calls_interpreted(made: list[Any]) -> Iterator[None]:
-    """A `@triton.jit` function called from an interpreted kernel runs interpreted too.
-
-    Plain `TRITON_INTERPRET=1` makes every `@triton.jit` function (tl.max, tl.sum, tl.cumsum,
-    the user's helpers) an interpreted one when it is decorated; here they were decorated for
-    compiling, and calling one raised "Cannot call @triton.jit'd outside of the scope of a
-    kernel".
-    """
-    from triton.runtime.interpreter import InterpretedFunction
-    from triton.runtime.jit import JITFunction
-
-    helpers: dict[int, Any] = {}
-
-    def call(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if id(self) not in helpers:
-            helpers[id(self)] = InterpretedFunction(_interpretable(self.fn))
-            made.append(helpers[id(self)])
-        return helpers[id(self)](*args, **kwargs)
-
-    original = JITFunction.__call__
-    JITFunction.__call__ = call
-    try:
-        yield
-    finally:
-        JITFunction.__call__ = original
-
-
-@contextlib.contextmanager
-def _interpreter_fixed() -> Iterator[None]:
-    """Faults of Triton 3.2's interpreter mended for the block, so results match a device.
-
-    - Scalars index again (`range(pid, n, step)`, `tl.range(...)`) with numpy >= 2.4: a
-      scalar is a one-element array, indexed with `int(array)`, which numpy 2.4 refuses
-      ("only 0-dimensional arrays can be converted to Python scalars"; plain
-      `TRITON_INTERPRET=1` fails there too); `.item()` reads it.
-    - bf16 holds its bits in uint16 arrays: arithmetic on two bf16 values added the bits as
-      integers (garbage); it is done in fp32 and rounded back, as the NPU does.
-    - fp32 -> bf16 casts round to nearest even, as the NPU's (and Triton's compiled) casts
-      do, instead of truncating (off by one bf16 ulp, enough to fail atol=1e-2 checks).
-    """
-    from triton.runtime import interpreter
-
-    builder = interpreter.InterpreterBuilder
-    saved = (interpreter._patch_lang_tensor, builder.cast_impl, builder.binary_op)
-    original_patch, original_cast, original_binary = saved
-
-    def patch(tensor: Any) -> None:
-        original_patch(tensor)
-        tensor.__index__ = lambda self: int(self.handle.data.item())
-
-    def cast_impl(self: Any, src: Any, dst_type: Any) -> Any:
-        if _is_bf16(src.dtype) or not _is_bf16(dst_type) or src.dtype.scalar.name != "fp32":
-            return original_cast(self, src, dst_type)
-        return interpreter.TensorHandle(_bf16_bits(src.data), dst_type.scalar)
-
-    def binary_op(self: Any, lhs: Any, rhs: Any, op: Any) -> Any:
-        if not (_is_bf16(lhs.dtype) and _is_bf16(rhs.dtype)):
-            return original_binary(self, lhs, rhs, op)
-        out = op(_bf16_values(lhs.data), _bf16_values(rhs.data))
-        out = _bf16_bits(out) if out.dtype.kind == "f" else out
-        return interpreter.TensorHandle(out, lhs.dtype.scalar)
-
-    interpreter._patch_lang_tensor = patch
-    builder.cast_impl, builder.binary_op = cast_impl, binary_op
-    try:
-        yield
-    finally:
-        interpreter._patch_lang_tensor = original_patch
-        builder.cast_impl, builder.binary_op = original_cast, original_binary
-
-
-def _is_bf16(dtype: Any) -> bool:
-    return str(getattr(dtype, "scalar", dtype)) == "bf16"
-
-
-def _bf16_values(bits: Any) -> Any:
-    """fp32 values of bf16 bits held in a uint16 array."""
-    return (bits.astype("uint32") << 16).view("float32")
-
-
-def _bf16_bits(values: Any) -> Any:
-    """bf16 bits (uint16) of float values, rounded to nearest even."""
-    import torch
-
-    wide = torch.from_numpy(values.astype("float32", copy=True))
-    return wide.to(torch.bfloat16).view(torch.int16).numpy().view("uint16")
-
-
-_MISSING = object()
-
-
-def _as_tensor(value: Any) -> Any:
-    if type(value).__module__ == "numpy" and hasattr(value, "shape"):
-        import torch
-
-        return torch.from_numpy(value)
-    return value
 
 
 def _declared(fn: Any, constexprs: Mapping[str, Any]) -> dict[str, Any]:

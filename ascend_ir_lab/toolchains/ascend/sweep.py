@@ -102,6 +102,10 @@ def capture_passes(run: Run | str | os.PathLike[str], *, progress: Progress | No
     run = run if isinstance(run, Run) else Run(run)
     if passes_captured(run):
         return run
+    if run.manifest.get("toolchain") == "triton":  # upstream Triton: its own recompile
+        from ascend_ir_lab.toolchains.triton.passes import capture_upstream_passes
+
+        return capture_upstream_passes(run, progress=progress)
     extra = run.manifest.get("extra") or {}
     how = extra.get("recompile")
     kernel = run.manifest.get("kernel") or {}

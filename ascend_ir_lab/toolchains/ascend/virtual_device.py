@@ -93,6 +93,12 @@ class DeviceModule(types.ModuleType):
         self.target = target
         self._device = 0
         self._stream = Stream()
+        # `torch_npu.npu.utils.set_device(...)`: torch_npu keeps the same functions there
+        self.utils = self
+        # precision switches scripts set (`torch.npu.matmul.allow_hf32 = False`): CPU
+        # matmuls compute in fp32 whatever they say
+        self.matmul = types.SimpleNamespace(allow_hf32=False, allow_tf32=False)
+        self.conv = types.SimpleNamespace(allow_hf32=True, allow_tf32=True)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):

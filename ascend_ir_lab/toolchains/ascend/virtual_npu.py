@@ -132,7 +132,12 @@ def _torch_npu_modules(device: DeviceModule) -> dict[str, types.ModuleType]:
     root.npu = device  # type: ignore[attr-defined]
     root._C = c_ext  # type: ignore[attr-defined]
     root.__version__ = "virtual"  # type: ignore[attr-defined]
-    return {"torch_npu": root, "torch_npu._C": c_ext, "torch_npu.npu": device}
+    return {
+        "torch_npu": root,
+        "torch_npu._C": c_ext,
+        "torch_npu.npu": device,
+        "torch_npu.npu.utils": device,
+    }
 
 
 def _rename_backend() -> None:

@@ -18,7 +18,7 @@ def specialised(
 ) -> Specialisation:
     """triton's own specialisation of `fn[grid](*args, **kwargs)` (see `specialise`); when
     triton cannot take the call, the error names the argument at fault."""
-    if not getattr(fn, "params", None):
+    if getattr(fn, "params", None) is None:  # a kernel of no parameters has params == []
         raise InputError(f"{fn!r} is not a @triton.jit kernel")
     try:
         return specialise(fn, run, args, kwargs, target)

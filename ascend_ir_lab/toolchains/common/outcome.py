@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 __all__ = ["failure_message", "failures", "missing_module_hint"]
+
+_DIAGNOSTIC = re.compile(r":\d+:\d+: error: ")
 
 
 def _first_line(error: BaseException) -> str:
     stage = getattr(error, "stage", "")
     if stage:
-        return f"stage {stage} failed (exit code {getattr(error, 'returncode', '?')})"
+        said = _compiler_says(str(getattr(error, "stderr", "")))
+        head = f"stage {stage} failed (exit code {getattr(error, 'returncode', '?')})"
+        return f"{head}: {said}" if said else head
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
+
+
+def _compiler_says(stderr: str) -> str:
+    """The compiler's own first word on the failure (shortened): its first located
+    diagnostic (`file:line:col: error: ...`), else its first failed assertion or `error: ...`
+    line, else ""."""
+    lines = [line.strip() for line in stderr.splitlines()]
+    located = [t for t in lines if _DIAGNOSTIC.search(t)]
+    other = [t for t in lines if "Assertion" in t or ("error:" in t and not t.endswith("error:"))]
+    text = (located or other or [""])[0]
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 def failures(capture: Any) -> list[str]:

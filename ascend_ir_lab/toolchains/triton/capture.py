@@ -32,11 +32,15 @@ from ascend_ir_lab.toolchains.common.run import RunWriter
 BINARY_STAGES = ("cubin", "hsaco")
 
 
-def capture_env(*, llvm_dumps: bool, timings: bool, cache_dir: Path) -> dict[str, str | None]:
-    """The variables set while capturing (None: removed)."""
+def capture_env(
+    *, llvm_dumps: bool, timings: bool, cache_dir: Path, dumps: bool = True
+) -> dict[str, str | None]:
+    """The variables set while capturing (None: removed). Without `dumps` (a cheap record)
+    no pass is printed and nothing is timed: the stages' outputs alone are kept."""
     flag = {True: "1", False: None}
+    llvm_dumps, timings = llvm_dumps and dumps, timings and dumps
     return {
-        "MLIR_ENABLE_DUMP": "1",
+        "MLIR_ENABLE_DUMP": flag[dumps],
         "MLIR_DUMP_PATH": None,
         "LLVM_IR_ENABLE_DUMP": flag[llvm_dumps],
         "MLIR_ENABLE_TIMING": flag[timings],
@@ -55,6 +59,7 @@ class StageRecorder:
         self.key = uuid.uuid4().hex  # a fresh pipeline key: never a cache hit
         self.binary: Path | None = None
         self.failed_stage: str | None = None
+        self.llvm_dialect = True  # keep the llir stage's LLVM-dialect input as an artifact
 
     def __call__(self, *args: Any) -> Any:
         if not args:  # asked for the pipeline's cache key
@@ -79,7 +84,9 @@ class StageRecorder:
                 self._record(name, log, None, start, returncode=1)
                 raise
             artifact = self._keep(name, result)
-            if name == "llir":  # src now holds the LLVM-dialect module: the MLIR part's output
+            if name == "llir" and self.llvm_dialect:
+                # src now holds the LLVM-dialect module: the MLIR part's output (the largest
+                # text of a compile; a cheap record leaves it out)
                 self._keep("llir.mlir", src)
             self._record(name, log, artifact, start, returncode=0)
             return result
@@ -135,8 +142,10 @@ def recording(
     *,
     llvm_dumps: bool = True,
     timings: bool = True,
+    dumps: bool = True,
 ) -> Iterator[StageRecorder]:
-    """Every Triton compile inside the block is recorded into `writer`'s Run.
+    """Every Triton compile inside the block is recorded into `writer`'s Run (with its
+    MLIR pass dumps unless `dumps` is False: a cheap record, `extra.passes_captured`).
 
     The environment, Triton's stage hook and fds 1/2 are restored exactly afterwards; the
     private cache folder is removed.
@@ -144,9 +153,11 @@ def recording(
     from triton import knobs
 
     recorder = StageRecorder(writer, kernel_name, command)
+    recorder.llvm_dialect = dumps
+    writer.set_extra("passes_captured", dumps)
     cache = Path(tempfile.mkdtemp(prefix="ascend-ir-lab-triton-cache-"))
     previous = knobs.runtime.add_stages_inspection_hook
-    env = capture_env(llvm_dumps=llvm_dumps, timings=timings, cache_dir=cache)
+    env = capture_env(llvm_dumps=llvm_dumps, timings=timings, cache_dir=cache, dumps=dumps)
     try:
         with patched_environ(env) as applied:
             writer.set("env", {**relevant_env(applied), "MLIR_DUMP_PATH": "(unset: stderr)"})
@@ -171,3 +182,31 @@ def _chain(previous: Any, recorder: StageRecorder) -> Callable[..., Any]:
         return recorder(*args)
 
     return hook
+
+
+# The stages of a compiled kernel's `asm`, in pipeline order (what triton keeps of each).
+ASM_STAGES = ("ttir", "ttgir", "llir", "ptx", "amdgcn")
+
+
+def record_compiled(
+    writer: RunWriter, kernel_name: str, compiled: Any, command: Sequence[str]
+) -> Path | None:
+    """A cheap record of a kernel triton already compiled (a launch's CompiledKernel): each
+    stage's output from `compiled.asm`, as triton produced it, and no per-pass dumps; the
+    binary too. Nothing is compiled again. Returns the binary's path (None without one)."""
+    asm = dict(getattr(compiled, "asm", None) or {})
+    writer.set_extra("passes_captured", False)
+    for name in [n for n in ASM_STAGES if n in asm]:
+        path = writer.artifact_path(f"{kernel_name}.{name}")
+        path.write_text(str(asm[name]))
+        writer.add_stage({
+            "name": name, "log": None, "artifact": writer.relative(path),
+            "command": list(command), "returncode": 0, "seconds": None,
+        })  # fmt: skip
+    for name in BINARY_STAGES:
+        if isinstance(asm.get(name), bytes):
+            path = writer.artifact_path(f"{kernel_name}.{name}")
+            path.write_bytes(asm[name])
+            writer.set_extra("binary", {"stage": name, "artifact": writer.relative(path)})
+            return path
+    return None

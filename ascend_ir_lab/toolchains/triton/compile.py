@@ -37,7 +37,7 @@ from ascend_ir_lab.toolchains.common.kernel_args import specialised, triton_run
 from ascend_ir_lab.toolchains.common.process import DEFAULT_TIMEOUT_S, run_logged
 from ascend_ir_lab.toolchains.common.run import Run, RunWriter
 from ascend_ir_lab.toolchains.common.specialise import Specialisation
-from ascend_ir_lab.toolchains.triton.capture import recording
+from ascend_ir_lab.toolchains.triton.capture import record_compiled, recording
 
 TARGETS = ("cuda:90", "cuda:80", "hip:gfx942")
 _OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion")
@@ -171,15 +171,17 @@ def record_launch(
     llvm_dumps: bool = True,
     timings: bool = True,
     warmup: bool = False,
+    dumps: bool = True,
 ) -> tuple[Run, Any]:
     """Run `launch()` (a real launch, or warmup, on this host's GPU) and record its compile
-    into a Run; (the Run, what the launch returned)."""
+    into a Run; (the Run, what the launch returned). Without `dumps`, a cheap record."""
     writer = _start_specialised(fn, spec, target, name, out)
     record = launch_record(fn, grid, args, kwargs)
     start = time.perf_counter()
     with recording(
-        writer, _kernel_name(fn), [sys.executable, "<cell>"], llvm_dumps=llvm_dumps, timings=timings
-    ):
+        writer, _kernel_name(fn), [sys.executable, "<cell>"], llvm_dumps=llvm_dumps,
+        timings=timings, dumps=dumps,
+    ):  # fmt: skip
         try:
             result = launch()
             _synchronize(args)
@@ -198,7 +200,35 @@ def record_launch(
         },
     )
     writer.set("versions", versions(target))
-    return writer.finish("ok"), result
+    if not writer.manifest.get("stages"):
+        # triton found the kernel in its own cache (an autotuner compiled it while timing
+        # the configs): nothing was compiled to record; keep what triton has of it
+        record_compiled(writer, _kernel_name(fn), result, [sys.executable, "<cell>"])
+    return writer.finish("ok" if writer.manifest.get("stages") else "compile-error"), result
+
+
+def record_compiled_launch(
+    fn: Any,
+    spec: Specialisation,
+    grid: Any,
+    args: Sequence[Any],
+    kwargs: Mapping[str, Any],
+    compiled: Any,
+    *,
+    target: str,
+    name: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    warmup: bool = False,
+) -> Run:
+    """A cheap record of a launch that ran: what triton compiled for it (`compiled.asm`,
+    no per-pass dumps), the grid and the arguments; `capture_passes` adds the passes."""
+    writer = _start_specialised(fn, spec, target, name, out)
+    record_compiled(writer, _kernel_name(fn), compiled, [sys.executable, "<cell>"])
+    writer.set_extra("launch", {**launch_record(fn, grid, args, kwargs), "launched": not warmup,
+                                "device": _device_name(), **({"reason": "warmup"} if warmup else {})})  # fmt: skip
+    writer.set_extra("options", spec.given)
+    writer.set("versions", versions(target))
+    return writer.finish("ok" if writer.manifest.get("stages") else "compile-error")
 
 
 def compile_specialised(
@@ -214,14 +244,20 @@ def compile_specialised(
     out: str | os.PathLike[str] | None = None,
     llvm_dumps: bool = True,
     timings: bool = True,
+    dumps: bool = True,
+    launch: Mapping[str, Any] | None = None,
 ) -> tuple[Run, Any]:
     """Cross-compile what triton would compile for the call (`spec`) into a Run; (the Run,
-    triton's compiled kernel, None when a stage failed)."""
+    triton's compiled kernel, None when a stage failed). Without `dumps`, a cheap record.
+    `launch` replaces the launch record (a launch that ran elsewhere: its passes now)."""
     writer = _start_specialised(fn, spec, target, name, out)
     record = launch_record(fn, grid, args, kwargs)
-    writer.set_extra("launch", {**record, "launched": False, "reason": reason})
+    writer.set_extra("launch", dict(launch) if launch else
+                     {**record, "launched": False, "reason": reason})  # fmt: skip
     writer.set_extra("options", spec.given)
-    return _compile_src(writer, fn, spec.src, target, spec.options, llvm_dumps, timings, True)
+    return _compile_src(
+        writer, fn, spec.src, target, spec.options, llvm_dumps, timings, True, dumps=dumps
+    )
 
 
 def active_target() -> str | None:
@@ -229,6 +265,8 @@ def active_target() -> str | None:
     try:
         from triton.runtime import driver
 
+        if getattr(driver.active, "virtual", False):  # the virtual GPU is no GPU
+            return None
         tgt = driver.active.get_current_target()
     except Exception:  # noqa: BLE001 - no driver, no device, no CUDA library: all mean "none"
         return None
@@ -395,13 +433,14 @@ def _compile_src(
     llvm_dumps: bool,
     timings: bool,
     check: bool,
+    dumps: bool = True,
 ) -> tuple[Run, Any]:
     """triton.compile(src) recorded into the Run; (the Run, the compiled kernel or None)."""
     import triton
 
     command = writer.manifest["extra"].get("command", [])
     with recording(
-        writer, _kernel_name(fn), command, llvm_dumps=llvm_dumps, timings=timings
+        writer, _kernel_name(fn), command, llvm_dumps=llvm_dumps, timings=timings, dumps=dumps
     ) as recorder:
         try:
             kernel = triton.compile(src, target=gpu_target(target), options=options)

@@ -40,6 +40,12 @@ from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, spe
 from ascend_ir_lab.toolchains.common.run import Run, write_manifest
 from ascend_ir_lab.toolchains.common.specialise import Specialisation
 from ascend_ir_lab.toolchains.triton import compile as tu
+from ascend_ir_lab.toolchains.triton.passes import (
+    PassesWanted,
+    capture_upstream_passes,
+    remember_compile,
+)
+from ascend_ir_lab.toolchains.triton.sweep import SweepRecords, benchmarks_bare, timed_sweep
 
 __all__ = [
     "GPU_KERNEL",
@@ -102,7 +108,7 @@ def default_target() -> str:
 
 
 @dataclass
-class UpstreamCapture:
+class UpstreamCapture(SweepRecords):
     """What `intercept_upstream` saw: the launches in order and one Run per kernel compile."""
 
     target: str | None = None  # None: this host's GPU, else cuda:90
@@ -112,12 +118,19 @@ class UpstreamCapture:
     progress: Progress | None = None
     llvm_dumps: bool = False  # LLVM's pass dumps on request (--llvm): they cost the most
     timings: bool = True
+    all_passes: bool = False  # passes of every distinct compile (default: see PassesWanted)
     launches: list[Launch] = field(default_factory=list)
     errors: list[BaseException] = field(default_factory=list)
     _compiled: dict[tuple[Any, ...], Run | BaseException] = field(default_factory=dict)
     _inside: bool = False  # capture()'s own launch passes straight through
     _benching: int = 0  # inside an autotuner's benchmark of a config on this GPU
     _tuners: dict[str, Any] = field(default_factory=dict)  # kernel -> its Autotuner
+    _config: tuple[int, tuple[str, ...]] | None = None  # (id(config), argument types) timed
+    _config_runs: dict[tuple[int, tuple[str, ...]], Run | BaseException] = field(
+        default_factory=dict
+    )
+    _sweep_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kernel -> last sweep
+    _wanted: PassesWanted = field(default_factory=PassesWanted)
 
     @property
     def runs(self) -> list[Run]:
@@ -129,10 +142,12 @@ class UpstreamCapture:
     ) -> Any:
         """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`; returns what triton's
         launch returns (the compiled kernel; None where a cross-compile failed)."""
-        if self._inside or (self._benching and device_target() is not None):
-            # a config being timed compiles and runs as in the user's code: no dumps; the
-            # config the sweep picks is recorded with every pass when it is launched
+        if self._inside:
             return original(fn, *args, **kwargs)
+        if self._benching and device_target() is not None:
+            # a config being timed compiles and runs as in the user's code: a cheap record;
+            # the config the sweep picks gets its passes when it is launched
+            return self._timed_config(fn, original, args, kwargs)
         grid = kwargs.pop("grid")
         warmup = kwargs.pop("warmup", False)
         name = tu._kernel_name(fn)
@@ -152,9 +167,14 @@ class UpstreamCapture:
         if self.kernels is not None and name not in self.kernels:
             return self._finish(launch, real, warmup, on_gpu, target, None)
         key = (id(fn), spec.key)
-        if on_gpu and target == device and key not in self._compiled:
-            self._compiled[key], result = self._record_launch(fn, spec, grid, args, kwargs, real,
-                                                              warmup)  # fmt: skip
+        if on_gpu and target == device:
+            if key not in self._compiled:
+                dumps = self.all_passes or self._wanted.first(name, spec)
+                self._compiled[key], result = self._record_launch(fn, spec, grid, args, kwargs,
+                                                                  real, warmup, dumps)  # fmt: skip
+            else:
+                result = real()
+                self._compiled[key] = self._picked(name, spec, self._compiled[key])
             launch.run = self._found(key, launch)
             launch.launched = launch.run is not None and not warmup
             launch.note = f"{'warmup on' if warmup else 'launched on'} {_device_name()} ({device})"
@@ -162,8 +182,16 @@ class UpstreamCapture:
             return result
         kernel = None
         if key not in self._compiled:
-            self._compiled[key], kernel = self._cross_compile(fn, spec, grid, args, kwargs, target)
+            dumps = self.all_passes or self._wanted.first(name, spec)
+            self._compiled[key], kernel = self._cross_compile(fn, spec, grid, args, kwargs, target,
+                                                              dumps)  # fmt: skip
         launch.run = self._found(key, launch)
+        if self._benching and self._config is not None:
+            self._config_runs[self._config] = self._compiled[key]
+            if launch.error is not None:  # the autotuner counts this config out, as triton does
+                raise launch.error.__cause__ or launch.error  # triton's own error, as it raises
+        elif launch.run is not None and name in self._tuners and not on_gpu:
+            launch.run = self._compiled[key] = self._untimed_sweep(name, launch.run)
         return self._finish(launch, real, warmup, on_gpu, target, kernel)
 
     def _found(self, key: tuple[Any, ...], launch: Launch) -> Run | None:
@@ -201,6 +229,7 @@ class UpstreamCapture:
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
         target: str,
+        dumps: bool = True,
     ) -> tuple[Run | BaseException, Any]:
         name = self._run_name(tu._kernel_name(fn), target)
         folder = fresh_folder(name, self.runs_dir)
@@ -213,12 +242,14 @@ class UpstreamCapture:
             )
             return run
 
-        settings = dict(target=target, name=name, out=folder, **self._dumps())
+        settings = dict(target=target, name=name, out=folder, dumps=dumps, **self._dumps())
         try:
             run = compile_watched(fn, folder, settings, self._say, compile_fn=work)
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
-            self.errors.append(exc)
+            if not self._benching:  # a config that does not compile is out of the sweep
+                self.errors.append(exc)
             return exc, None
+        remember_compile(run, fn, spec, target)
         return keep_cell_source(run, fn, target), kept.get("kernel")
 
     def _record_launch(
@@ -230,32 +261,54 @@ class UpstreamCapture:
         kwargs: dict[str, Any],
         real: Any,
         warmup: bool,
+        dumps: bool = True,
     ) -> tuple[Run | BaseException, Any]:
-        """Launch for real on this thread (the GPU context is the user's) and record it."""
+        """Launch for real on this thread (the GPU context is the user's) and record it:
+        with `dumps`, its compile with every MLIR pass (compiled again for the record when
+        triton had it already, e.g. from timing an autotune config); else a cheap record of
+        what triton compiled, `run.capture()` away from its passes."""
         target = device_target() or "cuda:90"
         name = self._run_name(tu._kernel_name(fn), target)
         folder = fresh_folder(name, self.runs_dir)
         self._say("start", {"kernel": tu._kernel_name(fn), "path": folder, "target": target})
         self._inside = True
         try:
-            run, result = tu.record_launch(fn, spec, grid, args, kwargs, real, target=target,
-                                           name=name, out=folder, warmup=warmup,
-                                           **self._dumps())  # fmt: skip
+            if dumps:
+                run, result = tu.record_launch(fn, spec, grid, args, kwargs, real, target=target,
+                                               name=name, out=folder, warmup=warmup,
+                                               **self._dumps())  # fmt: skip
+            else:
+                result = real()
+                run = tu.record_compiled_launch(fn, spec, grid, args, kwargs, result,
+                                                target=target, name=name, out=folder,
+                                                warmup=warmup)  # fmt: skip
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)
             self._say("failed", {"kernel": tu._kernel_name(fn), "error": exc})
             return exc, None
         finally:
             self._inside = False
+        remember_compile(run, fn, spec, target)
+        if dumps and not run.passes_captured:
+            run = self._passes_now(run)
         _report_stages(folder, 0, self._say)
         run = keep_cell_source(run, fn, target)
         tuner = self._tuners.get(tu._kernel_name(fn))
         if tuner is not None:
             from ascend_ir_lab.toolchains.ascend.sweep import update_extra
 
-            run = update_extra(run, {"autotune": timed_sweep(tuner)})
+            record = timed_sweep(tuner, run.passes_captured)
+            self._config_paths(record, tuner, tu._kernel_name(fn))
+            run = update_extra(run, {"autotune": record})
         self._say("done", {"run": run})
         return run, result
+
+    def _passes_now(self, run: Run) -> Run:
+        try:
+            return capture_upstream_passes(run, llvm_dumps=self.llvm_dumps, timings=self.timings)
+        except Exception as exc:  # noqa: BLE001 - the cheap record stays; shown by the caller
+            self.errors.append(exc)
+            return run
 
     def _dumps(self) -> dict[str, bool]:
         return {"llvm_dumps": self.llvm_dumps, "timings": self.timings}
@@ -301,55 +354,8 @@ def intercept_upstream(**settings: Any) -> Iterator[UpstreamCapture]:
     llvm_dumps, timings). `JITFunction.run` is restored on exit, also after an exception.
     """
     capture = UpstreamCapture(**settings)
-    with launches_taken_over(capture.on_launch), _benchmarks_bare(capture):
+    with launches_taken_over(capture.on_launch), benchmarks_bare(capture):
         yield capture
-
-
-@contextlib.contextmanager
-def _benchmarks_bare(capture: UpstreamCapture) -> Iterator[None]:
-    """While `@triton.autotune` times its configs, launches pass straight through (each
-    config compiles as in the user's code); the autotuner is kept to list the sweep."""
-    try:
-        from triton.runtime.autotuner import Autotuner
-    except ImportError:
-        yield
-        return
-    original = Autotuner._bench
-
-    def bench(self: Any, *args: Any, **kwargs: Any) -> Any:
-        capture._benching += 1
-        try:
-            return original(self, *args, **kwargs)
-        finally:
-            capture._benching -= 1
-            capture._tuners[tu._kernel_name(self.base_fn)] = self
-
-    Autotuner._bench = bench
-    try:
-        yield
-    finally:
-        Autotuner._bench = original
-
-
-def timed_sweep(tuner: Any) -> dict[str, Any]:
-    """`extra.autotune` of the config an autotuner picked: each config with its timings."""
-    timings = dict(getattr(tuner, "configs_timings", None) or {})
-    best = getattr(tuner, "best_config", None)
-    configs, chosen = [], None
-    for index, config in enumerate(getattr(tuner, "configs", [])):
-        if config is best:
-            chosen = index
-        ms = timings.get(config)
-        configs.append({
-            "index": index,
-            "config": {k: v if isinstance(v, (bool, int, float, str)) else repr(v)
-                       for k, v in config.all_kwargs().items()},
-            "ms": [float(t) for t in ms] if isinstance(ms, (list, tuple)) else ms,
-            "passes_captured": config is best,
-        })  # fmt: skip
-    return {"configs": configs, "chosen": chosen, "timed": True,
-            "note": "configs timed on the device as the user's code times them; the one "
-                    "picked was recompiled with every pass"}  # fmt: skip
 
 
 def compile_defined_upstream(

@@ -1,0 +1,157 @@
+"""triton-ascend's own language ops in Triton's CPU interpreter.
+
+triton-ascend adds ops to `triton.language` (`tl.gather`, `tl.flip`, `tl.sort`,
+`tl.extract_slice`, `tl.insert_slice`, `tl.get_element`, `tl.math.tanh`, float `%`,
+`tl.compile_hint`, `tl.sync_block_*`, and math functions it calls as `__hmf_*` externs:
+tanh, tan, atan, log1p, pow, ...) whose builder calls Triton 3.2's interpreter does not
+have: under plain `TRITON_INTERPRET=1` a kernel using one fails with "'InterpreterBuilder'
+object has no attribute 'create_gather'". `npu_ops()` gives the interpreter's builder those
+calls for the block, computed with numpy as the ops are defined (gather along an axis, flip
+and sort along a dim, strided slices, C `fmod` for float `%`); compile hints and
+inter-core syncs mean nothing to a sequential interpreter and do nothing. Removed afterwards.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+__all__ = ["npu_ops"]
+
+
+def _ints(handles: Any) -> list[int]:
+    return [int(h.data.item()) if hasattr(h, "data") else int(h) for h in handles]
+
+
+def _slices(offsets: Any, sizes: Any, strides: Any) -> tuple[slice, ...]:
+    return tuple(
+        slice(o, o + (n - 1) * s + 1, s or 1)
+        for o, n, s in zip(_ints(offsets), sizes, strides, strict=True)
+    )
+
+
+def _ops(handle: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
+    """The builder methods, each returning `handle(data, dtype)` as the interpreter's own."""
+    import numpy as np
+
+    def gather(self: Any, src: Any, index: Any, axis: int) -> Any:
+        return handle(np.take_along_axis(src.data, index.data.astype(np.intp), axis), src.dtype)
+
+    def flip(self: Any, arg: Any, dim: int) -> Any:
+        return handle(np.flip(arg.data, dim).copy(), arg.dtype)
+
+    def sort(self: Any, arg: Any, dim: int, descending: bool) -> Any:
+        data = np.sort(arg.data, axis=dim)
+        return handle((np.flip(data, dim) if descending else data).copy(), arg.dtype)
+
+    def tanh(self: Any, arg: Any) -> Any:
+        return handle(np.tanh(arg.data), arg.dtype)
+
+    def mod(self: Any, lhs: Any, rhs: Any) -> Any:
+        return handle(np.fmod(lhs.data, rhs.data), lhs.dtype)
+
+    def extract_scalar(self: Any, src: Any, indices: Any) -> Any:
+        return handle(np.array([src.data[tuple(_ints(indices))]]), src.dtype)
+
+    def extract_slice(self: Any, ful: Any, offsets: Any, sizes: Any, strides: Any) -> Any:
+        return handle(ful.data[_slices(offsets, sizes, strides)].copy(), ful.dtype)
+
+    def insert_slice(self: Any, ful: Any, sub: Any, offsets: Any, sizes: Any, strides: Any) -> Any:
+        out = ful.data.copy()
+        out[_slices(offsets, sizes, strides)] = sub.data
+        return handle(out, ful.dtype)
+
+    def nothing(self: Any, *_args: Any) -> None:
+        return None
+
+    def same(self: Any, value: Any = None, *_args: Any) -> Any:
+        return value
+
+    return {
+        "create_gather": gather,
+        "create_flip": flip,
+        "create_sort": sort,
+        "create_tanh": tanh,
+        "create_mod": mod,
+        "create_extract_scalar": extract_scalar,
+        "create_extract_slice": extract_slice,
+        "create_insert_slice": insert_slice,
+        "create_annotation": nothing,
+        "create_custom_op_for_inter_core_sync": nothing,
+        "get_str_attr": same,
+        "get_i64_array_attr": same,
+        "get_bool_attr": same,
+        "get_int32_attr": same,
+        "get_unit_attr": nothing,
+    }
+
+
+def _hmf(name: str) -> Callable[..., Any] | None:
+    """numpy for one of triton-ascend's `__hmf_<name>f` / `__hmf_<name>Dh` math functions."""
+    import numpy as np
+
+    def c_round(x: Any) -> Any:
+        return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+    def ilogb(x: Any) -> Any:
+        return np.frexp(x)[1] - 1
+
+    table: dict[str, Callable[..., Any]] = {
+        "atan": np.arctan,
+        "tan": np.tan,
+        "tanh": np.tanh,
+        "log1p": np.log1p,
+        "isinf": np.isinf,
+        "isnan": np.isnan,
+        "pow": np.power,
+        "powi": np.power,
+        "recip": lambda x: 1 / x,
+        "relu": lambda x: np.maximum(x, 0),
+        "round": c_round,
+        "ldexp": lambda x, n: np.ldexp(x, n.astype(np.int32)),
+        "ilogb": ilogb,
+    }
+    base = name.removeprefix("__hmf_")
+    for suffix in ("Dh", "f", ""):
+        if base.endswith(suffix) and base[: len(base) - len(suffix)] in table:
+            return table[base[: len(base) - len(suffix)]]
+    return None
+
+
+def _extern(original: Callable[..., Any], interpreter: Any) -> Callable[..., Any]:
+    """`create_extern_elementwise` that computes triton-ascend's `__hmf_*` functions."""
+
+    def extern(self: Any, lib: str, path: str, symbol: str, args: Any, ret: Any, pure: bool) -> Any:
+        how = _hmf(symbol) if symbol.startswith("__hmf_") else None
+        if how is None:
+            return original(self, lib, path, symbol, args, ret, pure)
+        out = how(*[a.data for a in args])
+        scalar = ret.scalar
+        return interpreter.TensorHandle(out.astype(interpreter._get_np_dtype(scalar)), scalar)
+
+    return extern
+
+
+@contextlib.contextmanager
+def npu_ops() -> Iterator[None]:
+    """The interpreter's builder has triton-ascend's ops for the block (those it lacks)."""
+    from triton.runtime import interpreter
+
+    builder = interpreter.InterpreterBuilder
+
+    def handle(data: Any, dtype: Any) -> Any:
+        return interpreter.TensorHandle(data, dtype.scalar)
+
+    added = [name for name in _ops(handle) if not hasattr(builder, name)]
+    for name, method in _ops(handle).items():
+        if name in added:
+            setattr(builder, name, method)
+    original = builder.create_extern_elementwise
+    builder.create_extern_elementwise = _extern(original, interpreter)
+    try:
+        yield
+    finally:
+        builder.create_extern_elementwise = original
+        for name in added:
+            delattr(builder, name)

@@ -1,0 +1,72 @@
+"""triton-ascend's own ops (tl.gather, tl.flip, tl.sort, tl.extract_slice, tl.insert_slice,
+tl.get_element, tanh, float %, compile hints) run in the CPU interpreter, where plain
+`TRITON_INTERPRET=1` lacks them (real triton-ascend, real interpreter)."""
+
+from __future__ import annotations
+
+import pytest
+import triton
+import triton.language as tl
+
+from ascend_ir_lab.toolchains.ascend.launch import interpret_launch
+from tests.toolchains.conftest import needs_ascend
+
+pytestmark = [pytest.mark.ascend, needs_ascend]
+
+
+@triton.jit
+def npu_ops_kernel(x_ptr, idx_ptr, out_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    tl.compile_hint(x, "hint_name")
+    idx = tl.load(idx_ptr + offs)
+    tl.store(out_ptr + offs, tl.gather(x, idx, 0))
+    tl.store(out_ptr + N + offs, tl.flip(x, 0))
+    tl.store(out_ptr + 2 * N + offs, tl.sort(x, 0))
+    tl.store(out_ptr + 3 * N + offs, tl.math.tanh(x))
+    tl.store(out_ptr + 4 * N + offs, x % 0.75)
+    at = tl.program_id(0)  # slice offsets are tensors, as kernels compute them
+    head = tl.extract_slice(x, [at + 2], [4], [1])
+    tl.store(out_ptr + 5 * N + tl.arange(0, 4), head)
+    tl.store(out_ptr + 6 * N + offs, tl.insert_slice(x, head * 0.0, [at], [4], [1]))
+    tl.store(out_ptr + 7 * N, tl.get_element(x, (at + 3,)))
+
+
+def test_npu_language_ops_run_interpreted() -> None:
+    import torch
+
+    n = 16
+    x = torch.randn(n) * 3
+    idx = torch.randperm(n).int()
+    out = torch.zeros(8 * n)
+    interpret_launch(npu_ops_kernel, (1,), (x, idx, out), {"N": n})
+    rows = out.view(8, n)
+    assert torch.equal(rows[0], x[idx.long()])
+    assert torch.equal(rows[1], x.flip(0))
+    assert torch.equal(rows[2], x.sort().values)
+    assert torch.allclose(rows[3], torch.tanh(x))
+    assert torch.allclose(rows[4], torch.fmod(x, 0.75))
+    assert torch.equal(rows[5, :4], x[2:6])
+    assert torch.equal(rows[6], torch.cat([torch.zeros(4), x[4:]]))
+    assert float(rows[7, 0]) == float(x[3])
+
+
+@triton.jit
+def bad_unpack(x_ptr, N: tl.constexpr):
+    a, b = N, N if N > 1 else N, 1  # three values: the compiler takes two, Python refuses
+    tl.store(x_ptr + tl.arange(0, N), tl.zeros((N,), tl.float32) + a + b)
+
+
+def test_an_interpreter_failure_names_the_kernel_line() -> None:
+    import torch
+    from triton.runtime.errors import InterpreterError
+
+    with pytest.raises(InterpreterError) as caught:
+        interpret_launch(bad_unpack, (1,), (torch.zeros(4),), {"N": 4})
+    text = str(caught.value)
+    assert "too many values to unpack" in text
+    line = bad_unpack.fn.__code__.co_firstlineno + 2  # @triton.jit, def, the unpacking
+    assert text.endswith(
+        f"at test_interpret_ops.py:{line}: a, b = N, N if N > 1 else N, 1  # three values: the "
+        "compiler takes two, Python refuses"
+    )

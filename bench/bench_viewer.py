@@ -50,7 +50,8 @@ def big_payload(real: dict[str, Any], n_lines: int = 10_000, n_dumps: int = 40) 
                       "scope": "builtin.module", "snap": i, "prev": i - 1, "changed": True,
                       "lines": n_lines, "truncated": False, "ms": None})  # fmt: skip
     return {**real, "title": "bench 10k", "lines": lines, "snapshots": snaps, "dumps": dumps,
-            "stages": real["stages"][:1], "messages": [], "srcmap": [], "notes": []}  # fmt: skip
+            "stages": real["stages"][:1], "messages": [], "srcmap": [], "notes": [],
+            "sync_check": {"dumps": {}}}  # fmt: skip
 
 
 # One step, timed in the page: the key handler (js); the end of the first frame after it, when

@@ -1,5 +1,5 @@
 // The canonical form of MLIR text two identical compiles agree on, as
-// ascend_ir_lab.analysis.canonical writes it (the same rules, the same hash; pinned by the
+// ascend_ir_lab.analysis.canonical's canonical_lines writes it, every line kept in place (the same rules, the same hash; pinned by the
 // golden corpus tests/data/golden/canonical.json): #map/#set uses inlined, values named by
 // what defines them, function arguments by type and rank (an inserted argument leaves the
 // others' names alone), scf.for iter_args sorted, attribute dictionaries sorted, then the

@@ -32,10 +32,10 @@ from ascend_ir_lab.toolchains.common.launch import (
     Capture,
     Launch,
     Progress,
-    cell_source,
     compile_watched,
     fresh_folder,
     grid_text,
+    keep_cell,
     kernel_name,
     launch_grid,
 )
@@ -259,19 +259,11 @@ def annotate_run(run: Run, fn: Any, launch: Mapping[str, Any]) -> Run:
         "reason": "no NPU" if not npu_available() else "compiled offline",
         **launch,
     }
-    cell = cell_source(fn)
     source_file = manifest.get("extra", {}).get("source_file")
-    if cell is None and source_file and not (manifest.get("kernel") or {}).get("file"):
+    in_cell = keep_cell(run.path, manifest, fn)
+    if not in_cell and source_file and not (manifest.get("kernel") or {}).get("file"):
         # IR locations name the kernel's file; "source.py" would match none of them
         manifest["kernel"] = {**(manifest.get("kernel") or {}), "file": source_file}
-    if cell is not None:
-        text, filename, first_line = cell
-        (run.path / "source.py").write_text(text)
-        manifest["kernel"] = {
-            **(manifest.get("kernel") or {}),
-            "file": filename,
-            "first_line": first_line,
-        }
     write_manifest(run.path, manifest)
     return Run(run.path)
 

@@ -28,6 +28,7 @@ __all__ = [
     "compile_watched",
     "fresh_folder",
     "grid_text",
+    "keep_cell",
     "kernel_name",
     "launch_grid",
     "report_stages",
@@ -141,6 +142,23 @@ def compile_watched(
     run: Run = result["run"]
     say("done", {"run": run})
     return run
+
+
+def keep_cell(folder: Path, manifest: dict[str, Any], fn: Any) -> bool:
+    """For a kernel defined in a notebook cell, keep the whole cell as `source.py` in the Run
+    `folder` and name the cell in `manifest["kernel"]` (changed in place), so that IR
+    locations (cell line numbers) match; False (nothing done) for a kernel from a file."""
+    cell = cell_source(fn)
+    if cell is None:
+        return False
+    text, filename, first_line = cell
+    (folder / "source.py").write_text(text)
+    manifest["kernel"] = {
+        **(manifest.get("kernel") or {}),
+        "file": filename,
+        "first_line": first_line,
+    }
+    return True
 
 
 def cell_source(fn: Any) -> tuple[str, str, int] | None:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ascend_ir_lab.toolchains.common.kernel_args import specialised
-from ascend_ir_lab.toolchains.common.launch import cell_source, fresh_folder, kernel_name
+from ascend_ir_lab.toolchains.common.launch import fresh_folder, keep_cell, kernel_name
 from ascend_ir_lab.toolchains.common.run import Run, update_extra, write_manifest
 from ascend_ir_lab.toolchains.common.specialise import Specialisation
 from ascend_ir_lab.toolchains.triton import compile as tu
@@ -119,18 +119,10 @@ def arg_types(args: Any) -> tuple[str, ...]:
 
 def keep_cell_source(run: Run, fn: Any, target: str) -> Run:
     """For a kernel defined in a notebook cell, keep the whole cell as source.py so that IR
-    locations (cell line numbers) match, as launch.annotate_run does for Ascend Runs."""
-    cell = cell_source(fn)
-    if cell is None:
-        return run
-    text, filename, first_line = cell
+    locations (cell line numbers) match, as the Ascend launch does (common.launch.keep_cell)."""
     manifest = dict(run.manifest)
-    (run.path / "source.py").write_text(text)
-    manifest["kernel"] = {
-        **(manifest.get("kernel") or {}),
-        "file": filename,
-        "first_line": first_line,
-    }
+    if not keep_cell(run.path, manifest, fn):
+        return run
     write_manifest(run.path, manifest)
     return Run(run.path)
 

@@ -40,7 +40,10 @@ def _stage_badges(page: Any, where: str) -> dict[str, str]:
 
 
 def test_a_timed_out_stage_says_so_everywhere_it_is_listed(browser: Any, tmp_path: Path) -> None:
-    run = _compile("matmul", tmp_path / "run", timeout=1)  # bishengir needs several seconds
+    # printing every IR before and after each pass, with locations, keeps the real bishengir
+    # busy for about 2 s on matmul (0.8 s without), while its adapter stage takes 0.07 s
+    slow = ["--mlir-print-ir-before-all", "--mlir-print-debuginfo"]
+    run = _compile("matmul", tmp_path / "run", timeout=1, bishengir_flags=slow)
     payload = payload_of(run)
     assert [s.get("status") for s in payload["stages"]] == [None, None, "timed-out"]
     last = max(d["i"] for d in payload["dumps"] if d["stage"] == 2)

@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 from ascend_ir_lab.analysis.canonical import split_top
 from ascend_ir_lab.analysis.sync_ops import SYNC_OPS
 
-__all__ = ["HivmOp", "parse_op", "SYNC_KINDS"]
+__all__ = ["HivmOp", "parse_op"]
 
-SYNC_KINDS = SYNC_OPS  # the sync-op table (analysis.sync_ops)
 _NAME = re.compile(r"\bhivm\.hir\.(?P<name>[A-Za-z_][\w]*)")
 _BRACKET = re.compile(r"^\s*\[(?P<args>[^\]]*)\]")
 _FLAG = re.compile(r"\bflag\s*=\s*(?P<flag>%[\w$.-]+|-?\d+)")
@@ -90,7 +89,7 @@ def parse_op(line: str) -> HivmOp | None:
     if not m:
         return None
     name, rest = m["name"], line[m.end() :]
-    if name in SYNC_KINDS:
+    if name in SYNC_OPS:
         b = _BRACKET.match(rest)
         args = tuple(a.strip().strip("<>") for a in b["args"].split(",")) if b else ()
         f = _FLAG.search(rest)

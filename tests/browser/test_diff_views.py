@@ -99,3 +99,42 @@ def test_next_and_previous_change_keys(browser: Any, dot_run: Any, page_of: Path
     page.keyboard.press("?")
     assert "next / previous change" in page.inner_text(".air-help")
     page.close()
+
+
+LONGEST_ROW_JS = """() => {
+  const codes = [...document.querySelectorAll('.air-ir .air-row .air-code')];
+  const c = codes.reduce((a, b) => (b.textContent.length > a.textContent.length ? b : a));
+  return [c.textContent, c.closest('.air-row').querySelector('.air-gut').textContent];
+}"""
+# the text of the coloured tokens of the probed row, and the plain text left after them
+COLOURED_JS = """(gut) => {
+  const row = [...document.querySelectorAll('.air-ir .air-row')].find(
+    r => r.querySelector('.air-gut').textContent === gut);
+  const code = row.querySelector('.air-code');
+  const spans = [...code.querySelectorAll("span[class^='air-t-']")].map(s => s.textContent);
+  const tail = code.lastChild.nodeType === Node.TEXT_NODE ? code.lastChild.data : '';
+  return [spans, tail];
+}"""
+
+
+def test_long_lines_read_whole_and_colour_what_is_in_view(
+    browser: Any, dot_run: Any, page_of: Path
+) -> None:
+    payload = payload_of(dot_run)
+    d = max(payload["dumps"], key=lambda x: x["lines"])
+    page, _ = open_offline(browser, page_of)
+    go_to(page, d["i"])
+    text, gut = page.evaluate(LONGEST_ROW_JS)
+    assert text in payload["lines"] and len(text) > 200  # the whole line, locations and all
+    spans, tail = page.evaluate(COLOURED_JS, gut)
+    assert spans and tail and text.endswith(tail)  # coloured where seen, the far end plain
+    # scrolled to its end, the end is coloured and the line still reads the same
+    page.evaluate(
+        "() => { const s = document.querySelector('.air-hscroll'); s.scrollLeft = s.scrollWidth; }"
+    )
+    page.wait_for_timeout(150)
+    spans2, tail2 = page.evaluate(COLOURED_JS, gut)
+    assert len(tail2) < len(tail) and spans2 != spans
+    code = page.locator(f".air-ir .air-row:has(.air-gut:text-is('{gut}')) .air-code")
+    assert code.count() == 1 and code.text_content() == text
+    page.close()

@@ -45,26 +45,63 @@ export function tokenize(line: string): Token[] {
   return out;
 }
 
+/** Columns [from, to) of a line drawn with colours; the rest of the line is plain text. */
+export type Columns = [from: number, to: number];
+
+/** One column per character: printable ASCII (a tab or a wide character moves the columns). */
+const NARROW = /^[\x20-\x7e]*$/;
+
 /**
  * Append highlighted text to parent; marks are sorted [start, end) ranges drawn as word changes.
  * A marked range is one `air-wd` span around its tokens, however many tokens it covers.
+ * With `cols`, only the tokens that reach into those columns (the ones in view) are coloured:
+ * the text before and after them is one plain text node each, so the line reads the same and
+ * a long line costs a few nodes, not one per token.
  */
-export function renderHighlighted(parent: HTMLElement, line: string, marks?: Array<[number, number]>): void {
+export function renderHighlighted(parent: HTMLElement, line: string, marks?: Array<[number, number]>, cols?: Columns): void {
   if (INVISIBLE.test(line)) {
     // untrusted text with reordering or hidden characters: drawn plainly, each one labelled
     appendVisible(parent, line);
     return;
   }
-  if (!marks || marks.length === 0) {
-    for (const [cls, text] of tokenize(line)) {
-      appendToken(parent, cls, text);
+  const tokens = tokenize(line);
+  let first = 0;
+  let last = tokens.length;
+  let pos = 0;
+  if (cols && (cols[0] > 0 || line.length > cols[1]) && NARROW.test(line)) {
+    while (first < tokens.length && pos + tokens[first][1].length <= cols[0]) {
+      pos += tokens[first++][1].length;
+    }
+    last = first;
+    let end = pos;
+    while (last < tokens.length && end < cols[1]) {
+      end += tokens[last++][1].length;
+    }
+    if (pos > 0) {
+      parent.appendChild(document.createTextNode(line.slice(0, pos)));
+    }
+    drawTokens(parent, tokens, first, last, pos, marks);
+    if (end < line.length) {
+      parent.appendChild(document.createTextNode(line.slice(end)));
     }
     return;
   }
-  let pos = 0;
+  drawTokens(parent, tokens, first, last, pos, marks);
+}
+
+/** Tokens [first, last) starting at character `pos`, with the word marks that fall on them. */
+function drawTokens(parent: HTMLElement, tokens: Token[], first: number, last: number, start: number, marks?: Array<[number, number]>): void {
+  if (!marks || marks.length === 0) {
+    for (let t = first; t < last; t++) {
+      appendToken(parent, tokens[t][0], tokens[t][1]);
+    }
+    return;
+  }
+  let pos = start;
   let m = 0;
   let wd: HTMLElement | null = null;
-  for (const [cls, text] of tokenize(line)) {
+  for (let t = first; t < last; t++) {
+    const [cls, text] = tokens[t];
     let cut = 0;
     while (cut < text.length) {
       while (m < marks.length && marks[m][1] <= pos + cut) {

@@ -21,6 +21,10 @@ export class VirtualList {
   private last = -1;
   private frame = 0;
   private height = 0;
+  /** Width of the list's content box, as the ResizeObserver last reported it (0: not yet). */
+  width = 0;
+  /** Called when the list's width changes. */
+  onWidth: () => void = () => undefined;
   /** Scroll offset last set or seen: read back from the node only on scroll events. */
   private top = 0;
   private shown = new Map<string, HTMLElement>();
@@ -32,7 +36,12 @@ export class VirtualList {
     this.node.addEventListener('scroll', () => this.schedule());
     if (typeof ResizeObserver !== 'undefined') {
       new ResizeObserver(entries => {
-        const hgt = entries[entries.length - 1].contentRect.height;
+        const box = entries[entries.length - 1].contentRect;
+        const hgt = box.height;
+        if (box.width > 0 && Math.abs(box.width - this.width) >= 1) {
+          this.width = box.width;
+          this.onWidth();
+        }
         if (hgt > 0 && Math.abs(hgt - this.height) >= 1) {
           this.height = hgt;
           this.schedule();

@@ -60,12 +60,19 @@ def big_payload(real: dict[str, Any], n_lines: int = 10_000, n_dumps: int = 40) 
 # figures include the wait for the next frame, which a no-op key shows on its own (floor).
 # With atFrame the key is pressed at the start of a frame (in a rAF callback), so "painted" is
 # the work alone: handler, style, layout and paint, with no wait for a frame.
+# coloured: rows past a frame's colouring budget are drawn plain (.air-plain) and coloured in
+# the frames after; this is the end of the frame in which the last of them got its colours.
 STEP_JS = """async ([key, atFrame]) => {
   const root = document.querySelector('.air-root');
   await new Promise(r => (atFrame ? requestAnimationFrame(r) : setTimeout(r, 0)));
   const t0 = performance.now();
   root.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
   const t1 = performance.now();
+  const afterFrame = () => new Promise(resolve => requestAnimationFrame(() => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => resolve(performance.now());
+    ch.port2.postMessage(0);
+  }));
   const [painted, twoRaf] = await new Promise(resolve => requestAnimationFrame(() => {
     let p = 0;
     const ch = new MessageChannel();
@@ -73,20 +80,28 @@ STEP_JS = """async ([key, atFrame]) => {
     ch.port2.postMessage(0);
     requestAnimationFrame(() => setTimeout(() => resolve([p, performance.now()]), 0));
   }));
-  return [t1 - t0, painted - t0, twoRaf - t0];
+  let coloured = painted;
+  while (document.querySelector('.air-plain')) {
+    coloured = await afterFrame();
+  }
+  return [t1 - t0, painted - t0, twoRaf - t0, coloured - t0];
 }"""
 
 
 def measure_steps(
     page: Any, key: str, steps: int, at_frame: bool = False
-) -> tuple[list[float], list[float], list[float]]:
-    sync, painted, two_raf = [], [], []
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    sync: list[float] = []
+    painted: list[float] = []
+    two_raf: list[float] = []
+    coloured: list[float] = []
     for _ in range(steps):
-        a, b, c = page.evaluate(STEP_JS, [key, at_frame])
+        a, b, c, d = page.evaluate(STEP_JS, [key, at_frame])
         sync.append(a)
         painted.append(b)
         two_raf.append(c)
-    return sync, painted, two_raf
+        coloured.append(d)
+    return sync, painted, two_raf, coloured
 
 
 def report(name: str, xs: list[float]) -> None:
@@ -97,7 +112,7 @@ def report(name: str, xs: list[float]) -> None:
 
 
 VIEWS = ["IR view", "unified diff", "side by side"]
-METRICS = ["js", "painted", "2x rAF", "work to paint"]
+METRICS = ["js", "painted", "2x rAF", "coloured", "work to paint"]
 
 
 def bundle_at(rev: str) -> Callable[[str], str]:
@@ -131,15 +146,15 @@ def step_round(browser: Any, page_path: Path, steps: int, res: dict[str, list[fl
     for label in VIEWS:
         page = open_view(label)
         if label == "IR view":
-            _, floor, floor2 = measure_steps(page, "x", steps)  # unbound key: no work
+            _, floor, floor2, _ = measure_steps(page, "x", steps)  # unbound key: no work
             res["floor"] += floor
             res["floor2"] += floor2
-        sync, painted, two_raf = measure_steps(page, "j", steps)
+        sync, painted, two_raf, coloured = measure_steps(page, "j", steps)
         page.close()
         page = open_view(label)  # a fresh page: the same cold steps, pressed at frame start
-        _, work, _ = measure_steps(page, "j", steps, at_frame=True)
+        _, work, _, _ = measure_steps(page, "j", steps, at_frame=True)
         page.close()
-        for metric, xs in zip(METRICS, (sync, painted, two_raf, work), strict=True):
+        for metric, xs in zip(METRICS, (sync, painted, two_raf, coloured, work), strict=True):
             res[f"{label}|{metric}"] += xs
 
 

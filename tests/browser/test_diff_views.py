@@ -106,6 +106,7 @@ LONGEST_ROW_JS = """() => {
   const c = codes.reduce((a, b) => (b.textContent.length > a.textContent.length ? b : a));
   return [c.textContent, c.closest('.air-row').querySelector('.air-gut').textContent];
 }"""
+NONE_PLAIN_JS = "() => !document.querySelector('.air-ir .air-plain')"
 # the text of the coloured tokens of the probed row, and the plain text left after them
 COLOURED_JS = """(gut) => {
   const row = [...document.querySelectorAll('.air-ir .air-row')].find(
@@ -126,6 +127,7 @@ def test_long_lines_read_whole_and_colour_what_is_in_view(
     go_to(page, d["i"])
     text, gut = page.evaluate(LONGEST_ROW_JS)
     assert text in payload["lines"] and len(text) > 200  # the whole line, locations and all
+    page.wait_for_function(NONE_PLAIN_JS)  # rows past a frame's budget get colours next frames
     spans, tail = page.evaluate(COLOURED_JS, gut)
     assert spans and tail and text.endswith(tail)  # coloured where seen, the far end plain
     # scrolled to its end, the end is coloured and the line still reads the same
@@ -133,6 +135,7 @@ def test_long_lines_read_whole_and_colour_what_is_in_view(
         "() => { const s = document.querySelector('.air-hscroll'); s.scrollLeft = s.scrollWidth; }"
     )
     page.wait_for_timeout(150)
+    page.wait_for_function(NONE_PLAIN_JS)
     spans2, tail2 = page.evaluate(COLOURED_JS, gut)
     assert len(tail2) < len(tail) and spans2 != spans
     code = page.locator(f".air-ir .air-row:has(.air-gut:text-is('{gut}')) .air-code")

@@ -1,8 +1,8 @@
 // The IR pane: highlighted IR, unified diff or side-by-side diff of the current pass, drawn
 // through the virtual list with search, sync-lens, source-map and note decorations.
 
+import { RowColours } from './colours';
 import { h } from './dom';
-import { type Columns, renderHighlighted } from './highlight';
 import type { SyncFinding } from './payload';
 import { ArrayRows, type Cell, marksOf, type RowSet } from './rows';
 import type { Matcher } from './search';
@@ -33,10 +33,6 @@ export interface PaneEvents {
 /** Width in px of the gutter (and the sign column in the unified view) before the code. */
 const GUTTER_PX = 54;
 const SIGN_PX = 12;
-/** Sideways scrolls move the coloured columns in steps of this many (a smaller scroll redraws nothing). */
-const COL_STEP = 16;
-/** Columns taken to be in view before the list has been measured. */
-const COLS_UNMEASURED = 240;
 
 export class IRPane {
   readonly list = new VirtualList('air-ir');
@@ -49,20 +45,14 @@ export class IRPane {
   private split = false;
   private hit = -1;
   private deco: Decorations = { matcher: null, sync: null, srcLines: null, noted: new Map(), findings: null };
-  /** The columns drawn with colours (those in view plus a margin); the rest is plain text. */
-  private cols: Columns = [0, COLS_UNMEASURED];
-  /** Sideways scroll in px, as the last scroll event gave it (read there, never while drawing). */
-  private hx = 0;
-  /** Width of one character of the code font in px (0: not measured yet). */
-  private chPx = 0;
-  private readonly probe = h('span', { cls: 'air-probe', aria: { hidden: 'true' } }, '0'.repeat(32));
+  private readonly colours: RowColours;
 
   constructor(private readonly events: PaneEvents) {
     this.hinner = h('div', { cls: 'air-hinner' });
     this.hscroll = h('div', { cls: 'air-hscroll', aria: { label: 'scroll the IR sideways' } }, this.hinner);
     this.hscroll.addEventListener('scroll', () => this.onSideways());
-    this.list.node.appendChild(this.probe);
-    this.list.onWidth = () => this.onWidth();
+    this.colours = new RowColours(this.list, GUTTER_PX);
+    this.list.onWidth = () => this.colours.resized(this.split) && this.list.refresh();
     this.list.node.addEventListener(
       'wheel',
       ev => {
@@ -78,39 +68,9 @@ export class IRPane {
   }
 
   private onSideways(): void {
-    this.hx = this.hscroll.scrollLeft;
-    this.list.node.style.setProperty('--air-hx', `${this.hx}px`);
-    this.recolumn(false);
-  }
-
-  /** The list was resized: layout is up to date here, so the font is measured now. */
-  private onWidth(): void {
-    this.chPx = this.probe.getBoundingClientRect().width / 32;
-    this.recolumn(true);
-  }
-
-  /** Columns in view, from a multiple of COL_STEP to a step past the view (null: not measured yet). */
-  private columnsNow(): Columns | null {
-    if (this.list.width === 0 || this.chPx === 0) {
-      return null;
-    }
-    const width = (this.split ? this.list.width / 2 : this.list.width) - GUTTER_PX;
-    const at = Math.floor(this.hx / this.chPx / COL_STEP) * COL_STEP;
-    return [at, at + COL_STEP + Math.ceil(width / this.chPx)];
-  }
-
-  /**
-   * Redraw the shown rows when the coloured columns move: a scroll redraws only when it
-   * crosses a step; with `grow` (a resize), only when the columns no longer cover the view.
-   */
-  private recolumn(grow: boolean): void {
-    const next = this.columnsNow();
-    if (next === null) {
-      return;
-    }
-    const covered = next[0] >= this.cols[0] && next[1] <= this.cols[1];
-    if ((grow && !covered) || (!grow && (next[0] !== this.cols[0] || next[1] !== this.cols[1]))) {
-      this.cols = next;
+    const px = this.hscroll.scrollLeft;
+    this.list.node.style.setProperty('--air-hx', `${px}px`);
+    if (this.colours.scrolled(px, this.split)) {
       this.list.refresh();
     }
   }
@@ -155,7 +115,7 @@ export class IRPane {
     }
     this.deco = deco;
     this.sizeScroll(rows, split);
-    this.cols = this.columnsNow() ?? this.cols; // every row is drawn afresh here anyway
+    this.colours.reset(split); // every row is drawn afresh here anyway
     this.list.set(
       rows.length,
       i => this.renderRow(i),
@@ -229,7 +189,7 @@ export class IRPane {
     }
     const left = r.left === null ? '' : cellKey(r.left);
     const right = r.right === null ? '' : `${cellKey(r.right)}${this.decoKey(r.right)}`;
-    const cols = `${this.cols[0]}-${this.cols[1]}`;
+    const cols = `${this.colours.cols[0]}-${this.colours.cols[1]}`;
     return this.split ? `s${cols}${left}|${right}` : r.right === null ? `u${cols}${left}` : `u${cols}${right}`;
   }
 
@@ -286,7 +246,7 @@ export class IRPane {
     const sign = c.kind === 'add' ? '+' : c.kind === 'del' ? '−' : ' ';
     const gutter = h('span', { cls: 'air-gut', title: current ? 'add a note on this line' : '' }, String(c.line + 1));
     const code = h('span', { cls: 'air-code' });
-    renderHighlighted(code, c.text, marksOf(c) ?? undefined, this.cols);
+    this.colours.draw(code, c.text, () => marksOf(c));
     const el = h('div', { cls: `air-row air-${c.kind}` }, gutter, unified ? h('span', { cls: 'air-sign' }, sign) : null, code);
     const full = this.events.fullText(c, current);
     if (full !== null) {

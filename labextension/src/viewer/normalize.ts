@@ -30,11 +30,30 @@ export interface SnapView {
 export class LineTable {
   private map: Map<string, number> | null = null;
   private extra: string[] = [];
+  private baseLengths: Int32Array | null = null;
 
   constructor(private readonly base: string[]) {}
 
   text(id: number): string {
     return id < this.base.length ? this.base[id] : this.extra[id - this.base.length];
+  }
+
+  /** Characters in the longest of these lines (the payload's lengths are counted once). */
+  longest(ids: ArrayLike<number>): number {
+    if (this.baseLengths === null) {
+      this.baseLengths = Int32Array.from(this.base, s => s.length);
+    }
+    const lengths = this.baseLengths;
+    const n = lengths.length;
+    let widest = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      const len = id < n ? lengths[id] : this.extra[id - n].length;
+      if (len > widest) {
+        widest = len;
+      }
+    }
+    return widest;
   }
 
   intern(s: string): number {

@@ -106,11 +106,7 @@ export class IrRows implements RowSet {
 
   longest(): number {
     if (this.widest < 0) {
-      this.widest = 0;
-      const ids = this.view.ids;
-      for (let i = 0; i < ids.length; i++) {
-        this.widest = Math.max(this.widest, this.table.text(ids[i]).length);
-      }
+      this.widest = this.table.longest(this.view.ids);
     }
     return this.widest;
   }

@@ -25,6 +25,8 @@ export class VirtualList {
   width = 0;
   /** Called when the list's width changes. */
   onWidth: () => void = () => undefined;
+  /** Called as a paint of the rows starts. */
+  onPaint: () => void = () => undefined;
   /** Scroll offset last set or seen: read back from the node only on scroll events. */
   private top = 0;
   private shown = new Map<string, HTMLElement>();
@@ -106,6 +108,7 @@ export class VirtualList {
     }
     this.first = first;
     this.last = last;
+    this.onPaint();
     const next = new Map<string, HTMLElement>();
     const order: HTMLElement[] = [];
     let kept = 0;

@@ -61,28 +61,30 @@ def big_payload(real: dict[str, Any], n_lines: int = 10_000, n_dumps: int = 40) 
 # With atFrame the key is pressed at the start of a frame (in a rAF callback), so "painted" is
 # the work alone: handler, style, layout and paint, with no wait for a frame.
 # coloured: rows past a frame's colouring budget are drawn plain (.air-plain) and coloured in
-# the frames after; this is the end of the frame in which the last of them got its colours.
+# the frames after; this is the end of the first frame that paints no plain row.
 STEP_JS = """async ([key, atFrame]) => {
   const root = document.querySelector('.air-root');
+  const plain = () => document.querySelector('.air-plain') !== null;
   await new Promise(r => (atFrame ? requestAnimationFrame(r) : setTimeout(r, 0)));
   const t0 = performance.now();
   root.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
   const t1 = performance.now();
-  const afterFrame = () => new Promise(resolve => requestAnimationFrame(() => {
+  // the next frame: its start (rAF), its end (a message task after its rendering), and
+  // whether it painted rows still plain (read before its rendering)
+  const frame = () => new Promise(resolve => requestAnimationFrame(() => {
+    const start = performance.now();
+    const drawnPlain = plain();
     const ch = new MessageChannel();
-    ch.port1.onmessage = () => resolve(performance.now());
+    ch.port1.onmessage = () => resolve([start, performance.now(), drawnPlain]);
     ch.port2.postMessage(0);
   }));
-  const [painted, twoRaf] = await new Promise(resolve => requestAnimationFrame(() => {
-    let p = 0;
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => { p = performance.now(); };
-    ch.port2.postMessage(0);
-    requestAnimationFrame(() => setTimeout(() => resolve([p, performance.now()]), 0));
-  }));
-  let coloured = painted;
-  while (document.querySelector('.air-plain')) {
-    coloured = await afterFrame();
+  const [, painted, plain1] = await frame();
+  let [twoRaf, coloured, left] = await frame();
+  if (!plain1) {
+    coloured = painted;
+  }
+  while (left) {
+    [, coloured, left] = await frame();
   }
   return [t1 - t0, painted - t0, twoRaf - t0, coloured - t0];
 }"""

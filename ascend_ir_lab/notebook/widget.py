@@ -69,7 +69,9 @@ class TimelineWidget(anywidget.AnyWidget):
             return
         self.notes = list(payload.get("notes") or [])
         self.payload = payload
-        self.send({"kind": "capture-done", "run": name})
+        # what the notebook saves for this output from now on: a page with no kernel shows it
+        output = {MIME_TYPE: pack_payload(payload), "text/html": static_html(payload)}
+        self.send({"kind": "capture-done", "run": name, "output": output})
 
     def current_payload(self) -> dict[str, Any]:
         """The payload with the notes as they are now (for saving and exports)."""

@@ -2,7 +2,7 @@
 // ascend_ir_lab.notebook.widget.TimelineWidget; notes made here are synced back to Python.
 
 import { type LiveModel as AnyModel, captureThrough, registerModel } from './live';
-import { mountViewer } from './viewer/app';
+import { mountViewer } from './viewer/mount';
 import type { Note } from './viewer/payload';
 
 function initialize({ model }: { model: AnyModel }): void {
@@ -25,7 +25,7 @@ function render({ model, el }: { model: AnyModel; el: HTMLElement }): () => void
       pushing = false;
     },
     capture(run: string, progress: (text: string) => void): Promise<void> | null {
-      return captureThrough(model, run, progress);
+      return captureThrough(model, run, progress)?.then(() => undefined) ?? null;
     }
   };
   let handle = mountViewer(el, model.get('payload'), host);

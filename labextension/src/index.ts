@@ -10,8 +10,8 @@ import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import type { ReadonlyPartialJSONObject } from '@lumino/coreutils';
 import { Widget } from '@lumino/widgets';
 import { captureThrough, type LiveModel, whenModel } from './live';
-import { mountAny, type ViewerHandle } from './viewer/app';
 import { h } from './viewer/dom';
+import { mountAny, type ViewerHandle } from './viewer/mount';
 import { noteWhere } from './viewer/notes';
 import { isPacked, MIME_TYPE, type Note } from './viewer/payload';
 import { shownText } from './viewer/text';
@@ -80,7 +80,7 @@ class TimelineRenderer extends Widget implements IRenderMime.IRenderer {
   };
   private readonly host = {
     onNotesChange: (notes: Note[]): void => this.push(notes),
-    capture: (run: string, progress: (text: string) => void): Promise<void> | null => (this.live ? captureThrough(this.live, run, progress) : null)
+    capture: (run: string, progress: (text: string) => void): Promise<void> | null => (this.live ? (captureThrough(this.live, run, progress)?.then(out => this.keepCaptured(out)) ?? null) : null)
   };
 
   constructor(private readonly mimeType: string) {
@@ -135,6 +135,31 @@ class TimelineRenderer extends Widget implements IRenderMime.IRenderer {
         this.live.save_changes();
       }
       this.save(plain);
+    } finally {
+      this.pushing = false;
+    }
+  }
+
+  /**
+   * The captured Run into the output's data (its packed payload and static HTML, as the kernel
+   * sent them), so that the saved notebook shows it with no kernel. The view already shows it:
+   * JupyterLab's call of renderModel that follows finds the same payload and keeps the place.
+   */
+  private keepCaptured(out: unknown): void {
+    const model = this.model;
+    const o = typeof out === 'object' && out !== null ? (out as Obj) : {};
+    const payload = o[this.mimeType];
+    const html = o['text/html'];
+    if (!model || !isPacked(payload) || typeof html !== 'string') {
+      console.warn('ascend-ir-lab: the captured Run came without its output; the saved notebook keeps the Run shown before');
+      return;
+    }
+    this.shown = identity(payload);
+    this.pushing = true;
+    try {
+      model.setData({ data: { ...model.data, [this.mimeType]: payload as Obj, 'text/html': html } as ReadonlyPartialJSONObject, metadata: model.metadata });
+    } catch (e) {
+      console.warn('ascend-ir-lab: the captured Run not saved into the output', e);
     } finally {
       this.pushing = false;
     }

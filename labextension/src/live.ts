@@ -11,18 +11,20 @@ export interface LiveModel {
   send?(content: unknown): void;
 }
 
-type Msg = { kind?: unknown; text?: unknown };
+type Msg = { kind?: unknown; text?: unknown; output?: unknown };
 
 /**
  * Ask the kernel side of the widget (notebook.widget.TimelineWidget) to capture the passes of
- * the Run named `run`; resolves once it has set the new payload, rejects with its one line.
+ * the Run named `run`; resolves once it has set the new payload, with the output data it sent
+ * for the notebook to save (the packed payload and its static HTML; untrusted, unchecked here),
+ * rejects with its one line.
  */
-export function captureThrough(model: LiveModel, run: string, progress: (text: string) => void): Promise<void> | null {
+export function captureThrough(model: LiveModel, run: string, progress: (text: string) => void): Promise<unknown> | null {
   const send = model.send;
   if (typeof send !== 'function') {
     return null;
   }
-  return new Promise<void>((resolve, reject) => {
+  return new Promise<unknown>((resolve, reject) => {
     const onMsg = (msg: Msg): void => {
       const text = typeof msg?.text === 'string' ? msg.text : '';
       if (msg?.kind === 'capture-progress') {
@@ -30,7 +32,7 @@ export function captureThrough(model: LiveModel, run: string, progress: (text: s
       } else if (msg?.kind === 'capture-done' || msg?.kind === 'capture-error') {
         model.off('msg:custom', onMsg);
         if (msg.kind === 'capture-done') {
-          resolve();
+          resolve(msg.output);
         } else {
           reject(new Error(text || 'capture failed'));
         }

@@ -2,7 +2,7 @@
 // (escaped by ascend_ir_lab.export.html), plain or packed (gzip+base64, unpacked by the
 // browser's DecompressionStream); nothing else is read, nothing is fetched.
 
-import { mountAny } from './viewer/app';
+import { mountAny } from './viewer/mount';
 
 async function boot(): Promise<void> {
   const el = document.getElementById('air-app');

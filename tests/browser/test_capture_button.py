@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -105,4 +106,43 @@ def test_capture_passes_in_jupyterlab(browser: Any, lab: tuple[str, str, Path]) 
         root.locator(".air-pl-stage[data-stage='2'] .air-pl-stagename").inner_text() == "bishengir"
     )
     assert json.loads(record.read_text())["extra"].get("passes_captured", True) is True
+    # saved, the output holds the captured Run: a reopened notebook with no kernel shows it
+    cells.nth(1).locator(".jp-InputArea-prompt").click()  # focus the notebook, not the viewer
+    page.keyboard.press("Control+s")
+    saved = _saved_output(runs.parent / "work" / "tuned.ipynb", shown)
+    assert shown in saved["text/html"]
     page.close()
+    _reopened_without_a_kernel(browser, runs.parent / "reopen", saved, shown)
+
+
+def _saved_output(nb_path: Path, title: str) -> dict[str, Any]:
+    """The data of the viewer's output in the notebook on disk, once it holds the Run `title`."""
+    from ascend_ir_lab.export.packing import unpack_payload
+    from ascend_ir_lab.export.payload import MIME_TYPE
+
+    data: dict[str, Any] = {}
+    for _ in range(120):
+        outputs = json.loads(nb_path.read_text())["cells"][1]["outputs"]
+        data = next((o["data"] for o in outputs if MIME_TYPE in o.get("data", {})), {})
+        if data and title in unpack_payload(data[MIME_TYPE])["title"]:
+            return data
+        time.sleep(0.25)
+    raise AssertionError(f"the saved output never held {title!r}: {str(data)[:300]}")
+
+
+def _reopened_without_a_kernel(browser: Any, root: Path, data: dict[str, Any], title: str) -> None:
+    cell = {"cell_type": "code", "execution_count": 1, "id": "c1", "metadata": {},
+            "source": "%%triton_npu", "outputs": [{"output_type": "display_data", "data": data,
+                                                  "metadata": {}}]}  # fmt: skip
+    nb = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    with jupyterlab(root, {"saved.ipynb": nb}, kernels=False) as (base, token):
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{base}/lab/tree/saved.ipynb?token={token}")
+        page.wait_for_selector(".jp-Dialog", timeout=60_000)
+        page.click(".jp-Dialog-footer button:has-text('No Kernel')")
+        out = page.locator(".jp-OutputArea-output .air-root")
+        out.locator(".air-title", has_text=title).wait_for(timeout=60_000)
+        names = out.locator(".air-pl-stage .air-pl-stagename")
+        names.last.wait_for(timeout=60_000)
+        assert "bishengir" in names.all_inner_texts()  # the captured passes, not the record
+        page.close()

@@ -61,8 +61,13 @@ export class RowColours {
     appendVisible(code, text);
     code.classList.add('air-plain');
     this.pending.push({ code, text, marks });
+    this.schedule();
+  }
+
+  /** After the next frame is painted (a task queued from its rAF), so that frame shows the text. */
+  private schedule(): void {
     if (this.frame === 0) {
-      this.frame = requestAnimationFrame(() => this.colourPending());
+      this.frame = requestAnimationFrame(() => setTimeout(() => this.colourPending(), 0));
     }
   }
 
@@ -80,7 +85,7 @@ export class RowColours {
     }
     this.pending = this.pending.slice(k);
     if (this.pending.length > 0) {
-      this.frame = requestAnimationFrame(() => this.colourPending());
+      this.schedule();
     }
   }
 

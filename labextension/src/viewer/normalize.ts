@@ -31,6 +31,8 @@ export class LineTable {
   private map: Map<string, number> | null = null;
   private extra: string[] = [];
   private baseLengths: Int32Array | null = null;
+  /** Per line id: the id of the line with its locations dropped (-1: a #loc line, -2: not yet). */
+  private noLoc = new Int32Array(0);
 
   constructor(private readonly base: string[]) {}
 
@@ -54,6 +56,22 @@ export class LineTable {
       }
     }
     return widest;
+  }
+
+  /** The id of line `id` without its `loc(...)` (-1: a `#loc` line, dropped), made once per id. */
+  withoutLoc(id: number): number {
+    if (id >= this.noLoc.length) {
+      const grown = new Int32Array(Math.max(id + 1, 2 * this.noLoc.length, this.base.length)).fill(-2);
+      grown.set(this.noLoc);
+      this.noLoc = grown;
+    }
+    let out = this.noLoc[id];
+    if (out === -2) {
+      const text = this.text(id);
+      out = LOC_LINE.test(text) ? -1 : this.intern(stripLoc(text));
+      this.noLoc[id] = out;
+    }
+    return out;
   }
 
   intern(s: string): number {
@@ -158,6 +176,9 @@ export function normalizeSnapshot(table: LineTable, ids: number[], flags: NormFl
   if (!flags.dropLoc && !flags.canonSsa) {
     return { ids, orig: identity(ids.length) };
   }
+  if (!flags.canonSsa) {
+    return withoutLocs(table, ids);
+  }
   const rename = flags.canonSsa ? canonRenamer() : null;
   const out: number[] = [];
   const orig: number[] = [];
@@ -174,6 +195,20 @@ export function normalizeSnapshot(table: LineTable, ids: number[], flags: NormFl
     }
     out.push(table.intern(text));
     orig.push(i);
+  }
+  return { ids: out, orig };
+}
+
+/** Locations dropped, line by line: each distinct line is stripped once for the whole payload. */
+function withoutLocs(table: LineTable, ids: number[]): SnapView {
+  const out: number[] = [];
+  const orig: number[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const id = table.withoutLoc(ids[i]);
+    if (id >= 0) {
+      out.push(id);
+      orig.push(i);
+    }
   }
   return { ids: out, orig };
 }

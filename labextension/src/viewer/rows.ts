@@ -79,6 +79,17 @@ export class ArrayRows implements RowSet {
   }
 }
 
+/** First row whose current side shows one of these original lines (0: none does). */
+export function firstRowOf(rows: RowSet, lines: Set<number>): number {
+  for (let k = 0; k < rows.length; k++) {
+    const c = rows.row(k).right;
+    if (c && lines.has(c.line)) {
+      return k;
+    }
+  }
+  return 0;
+}
+
 /** Which lines of the new view an edit script inserted (1) or kept (0). */
 export function addedMask(edits: Edit[], newLength: number): Uint8Array {
   const mask = new Uint8Array(newLength);

@@ -6,12 +6,15 @@ import { button, h } from './dom';
 import { type Model, passLabel } from './model';
 import { appendVisible, shownText } from './text';
 
-/** Statuses a stage can carry in the payload, with the short text and the mark drawn for each. */
+/**
+ * Statuses a stage can carry in the payload, with the short text and the mark drawn for each:
+ * the Run's own (runs/format.py STAGE_STATUS: timed-out, interrupted) and those the payload
+ * derives. Any other is drawn as its own text.
+ */
 export const STAGE_STATUS: Record<string, { mark: string; text: string; failure: boolean }> = {
   failed: { mark: '✗', text: 'failed', failure: true },
   'timed-out': { mark: '⏱', text: 'timed out', failure: true },
   interrupted: { mark: '■', text: 'interrupted', failure: true },
-  stopped: { mark: '■', text: 'stopped', failure: true },
   skipped: { mark: '–', text: 'skipped (not run)', failure: false },
   'no-binary': { mark: '○', text: 'no binary (needs CANN)', failure: false }
 };

@@ -110,7 +110,8 @@ def test_capture_passes_in_jupyterlab(browser: Any, lab: tuple[str, str, Path]) 
     cells.nth(1).locator(".jp-InputArea-prompt").click()  # focus the notebook, not the viewer
     page.keyboard.press("Control+s")
     saved = _saved_output(runs.parent / "work" / "tuned.ipynb", shown)
-    assert shown in saved["text/html"]
+    html = saved["text/html"]  # nbformat may keep it as a list of lines
+    assert shown in ("".join(html) if isinstance(html, list) else html)
     page.close()
     _reopened_without_a_kernel(browser, runs.parent / "reopen", saved, shown)
 
@@ -135,6 +136,7 @@ def _reopened_without_a_kernel(browser: Any, root: Path, data: dict[str, Any], t
             "source": "%%triton_npu", "outputs": [{"output_type": "display_data", "data": data,
                                                   "metadata": {}}]}  # fmt: skip
     nb = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    root.mkdir(exist_ok=True)
     with jupyterlab(root, {"saved.ipynb": nb}, kernels=False) as (base, token):
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(f"{base}/lab/tree/saved.ipynb?token={token}")

@@ -126,9 +126,9 @@ export class VirtualList {
       next.set(key, el);
       order.push(el);
     }
-    if (kept === 0) {
-      this.win.textContent = ''; // a step to other lines: one removal, one insertion
-      this.win.append(...order);
+    if (2 * kept < order.length) {
+      // a step to other lines (a few rows kept, e.g. a diff's first gap): one replacement
+      this.win.replaceChildren(...order);
     } else {
       for (const [key, el] of this.shown) {
         if (next.get(key) !== el) {

@@ -309,7 +309,6 @@ def _bishengir_stage(
     adapter_ir = (writer.path / adapter["artifact"]).read_text()
     text, mix_mode = opts_mod.bishengir_input(adapter_ir)
     source = writer.artifact_path("bishengir-input.mlir")
-    source.write_text(text)
     binary = writer.artifact_path("kernel")
     command = [
         str(find_tool("bishengir-compile")),
@@ -322,9 +321,12 @@ def _bishengir_stage(
     if not writer.manifest["extra"].get("passes_captured", True):
         # a cheap record compiles what triton-ascend compiles with no CANN (up to the
         # adapter IR) and keeps the exact command of the step that capture-passes runs
+        # (whose input that step makes from the adapter IR: not kept twice)
         writer.set_extra("mix_mode", mix_mode)
-        writer.set_extra("planned_stages", [{"name": "bishengir", "command": command}])
+        planned = {"name": "bishengir", "command": command, "input_from": adapter["artifact"]}
+        writer.set_extra("planned_stages", [planned])
         return writer.finish("ir-complete-no-binary", RECORD_ONLY)
+    source.write_text(text)
     result = run_logged(command, log=writer.log_path("bishengir"), env=env, timeout=timeout)
     produced = _binary_output(binary)
     writer.add_stage(stage_record(writer, "bishengir", result, produced))

@@ -298,6 +298,11 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
     from triton.runtime.autotuner import Autotuner
 
     original, original_init = Autotuner._bench, Autotuner.__init__
+    original_prune = Autotuner.prune_configs
+
+    def prune(self: Any, kwargs: dict[str, Any]) -> list[Any]:
+        self._ail_benched = list(original_prune(self, kwargs))  # the configs benched next
+        return list(self._ail_benched)
 
     def init(self: Any, *args: Any, **kwargs: Any) -> None:
         # Defining an autotuned kernel asks the (absent) driver for a benchmarker.
@@ -309,7 +314,10 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
         name = kernel_name(self.base_fn)
         capture.autotuned[name] = capture.autotuned.get(name, 0) + 1
         index = self.configs.index(config)
-        capture._cheap = capture.configs is None or index not in capture.configs
+        if capture.configs is None:  # the stand-in compiles with its passes once, here
+            capture._cheap = config is not _stand_in(self, capture.interpret, args, meta)
+        else:
+            capture._cheap = index not in capture.configs
         kind = "record only" if capture._cheap else "with passes"
         capture._step = f"config {index + 1}/{len(self.configs)} ({kind})"
         seen = len(capture.launches)
@@ -324,11 +332,26 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
             return [float(math.prod(grid))]
         return [float(self.configs.index(config))]
 
-    Autotuner._bench, Autotuner.__init__ = bench, init
+    Autotuner._bench, Autotuner.__init__, Autotuner.prune_configs = bench, init, prune
     try:
         yield
     finally:
         Autotuner._bench, Autotuner.__init__ = original, original_init
+        Autotuner.prune_configs = original_prune
+
+
+def _stand_in(tuner: Any, interpret: bool, args: tuple[Any, ...], meta: dict[str, Any]) -> Any:
+    """The config the untimed sweep picks, as `bench` scores them: the first benched (its
+    index is lowest) or, with `interpret`, the first with the fewest programs."""
+    benched = getattr(tuner, "_ail_benched", None) or tuner.configs
+    if not interpret:
+        return min(benched, key=tuner.configs.index)
+
+    def programs(config: Any) -> int:
+        grid = launch_grid(meta["grid"], tuner.fn, args, {**meta, **config.all_kwargs()})
+        return math.prod(grid)
+
+    return min(benched, key=programs)
 
 
 def _note_config(

@@ -14,6 +14,7 @@ import bisect
 import mmap
 import re
 import struct
+import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -308,15 +309,20 @@ def open_zstd(path: Path) -> BlockText:
         starts.append(out)
         pos, out = pos + csize, out + dsize
     _refuse_bomb(path, pos, out, frames)
-    dctx = zstandard.ZstdDecompressor()
+    local = threading.local()  # a decompressor is used by one thread at a time
 
-    def load(k: int) -> bytes:
+    def frame(k: int) -> tuple[bytes, int, Any]:
         at, csize = offsets[k]
         with open(path, "rb") as f:
             f.seek(at)
             data = f.read(csize)
         size = starts[k + 1] - starts[k] if k + 1 < len(starts) else out - starts[k]
-        return _frame_text(path, k, data, size, dctx, zstandard)
+        if not hasattr(local, "dctx"):
+            local.dctx = zstandard.ZstdDecompressor()
+        return data, size, local.dctx
+
+    def load(k: int) -> bytes:
+        return _frame_text(path, k, *frame(k), zstandard)
 
     text = BlockText(starts or [0], out, load if offsets else lambda _k: b"")
     if table is None:

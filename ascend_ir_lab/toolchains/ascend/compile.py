@@ -117,13 +117,14 @@ def compile_kernel(
     writer = RunWriter.create(run_name, head, out)
 
     def stages() -> Run:
-        _write_source(writer, fn)
         env = tool_env({"TRITON_DISABLE_LINE_INFO": "0"} if line_info else None)
-        writer.set("env", relevant_env(env))
         settings = dict(target=target, barrier_all=barrier_all, bishengir_flags=bishengir_flags,
                         module_scope=module_scope, options=options, line_info=line_info)  # fmt: skip
-        writer.set_extra("recompile", _recompile_record(fn, spec, settings))
-        writer.set_extra("passes_captured", dumps)
+        with writer.held():
+            _write_source(writer, fn)
+            writer.set("env", relevant_env(env))
+            writer.set_extra("recompile", _recompile_record(fn, spec, settings))
+            writer.set_extra("passes_captured", dumps)
         ttir = add_ttir_stage(
             writer, fn, spec, sig, consts, target, dict(options or {}), attrs, dumps=dumps
         )
@@ -142,9 +143,10 @@ def compile_kernel(
             *(["--mlir-print-debuginfo"] if line_info and dumps else ()),
             *bishengir_flags,
         ]
-        writer.set_extra("module_scope", module_scope)
-        writer.set_extra("barrier_all", barrier_all)
-        writer.set_extra("line_info", line_info)
+        with writer.held():
+            writer.set_extra("module_scope", module_scope)
+            writer.set_extra("barrier_all", barrier_all)
+            writer.set_extra("line_info", line_info)
         return _bishengir_stage(writer, args, extra_flags, env, timeout, check)
 
     return _guarded(writer, stages, timeout=timeout, check=check)
@@ -322,9 +324,10 @@ def _bishengir_stage(
         # a cheap record compiles what triton-ascend compiles with no CANN (up to the
         # adapter IR) and keeps the exact command of the step that capture-passes runs
         # (whose input that step makes from the adapter IR: not kept twice)
-        writer.set_extra("mix_mode", mix_mode)
         planned = {"name": "bishengir", "command": command, "input_from": adapter["artifact"]}
-        writer.set_extra("planned_stages", [planned])
+        with writer.held():
+            writer.set_extra("mix_mode", mix_mode)
+            writer.set_extra("planned_stages", [planned])
         return writer.finish("ir-complete-no-binary", RECORD_ONLY)
     source.write_text(text)
     result = run_logged(command, log=writer.log_path("bishengir"), env=env, timeout=timeout)

@@ -25,6 +25,7 @@ from typing import Any
 
 Row = tuple[str, tuple[str, ...], int, float]  # kernel name, stages, size, newest mtime
 RACY_S = 2.0
+KEEP_INDEXES = 64  # roots whose index is kept
 _VERSION = 1
 
 
@@ -126,3 +127,8 @@ def _save(path: Path, folders: dict[str, list[Any]]) -> None:
     except OSError:
         with contextlib.suppress(OSError):
             aside.unlink()
+        return
+    with contextlib.suppress(OSError):  # the indexes of roots listed longest ago go first
+        kept = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)
+        for old in kept[:-KEEP_INDEXES]:
+            old.unlink()

@@ -314,10 +314,10 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
         name = kernel_name(self.base_fn)
         capture.autotuned[name] = capture.autotuned.get(name, 0) + 1
         index = self.configs.index(config)
-        if capture.configs is None:  # the stand-in compiles with its passes once, here
-            capture._cheap = config is not _stand_in(self, capture.interpret, args, meta)
-        else:
-            capture._cheap = index not in capture.configs
+        if capture.configs is None and not capture.interpret:
+            capture._cheap = config is not _first_benched(self)  # its passes, once, here
+        else:  # (interpreted: the stand-in is known once every grid is; captured after)
+            capture._cheap = capture.configs is None or index not in capture.configs
         kind = "record only" if capture._cheap else "with passes"
         capture._step = f"config {index + 1}/{len(self.configs)} ({kind})"
         seen = len(capture.launches)
@@ -340,18 +340,11 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
         Autotuner.prune_configs = original_prune
 
 
-def _stand_in(tuner: Any, interpret: bool, args: tuple[Any, ...], meta: dict[str, Any]) -> Any:
-    """The config the untimed sweep picks, as `bench` scores them: the first benched (its
-    index is lowest) or, with `interpret`, the first with the fewest programs."""
+def _first_benched(tuner: Any) -> Any:
+    """The config the untimed sweep picks with no interpreter (`bench` scores each by its
+    index): the first of those benched."""
     benched = getattr(tuner, "_ail_benched", None) or tuner.configs
-    if not interpret:
-        return min(benched, key=tuner.configs.index)
-
-    def programs(config: Any) -> int:
-        grid = launch_grid(meta["grid"], tuner.fn, args, {**meta, **config.all_kwargs()})
-        return math.prod(grid)
-
-    return min(benched, key=programs)
+    return min(benched, key=tuner.configs.index)
 
 
 def _note_config(

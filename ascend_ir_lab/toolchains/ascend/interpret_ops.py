@@ -2,7 +2,7 @@
 
 triton-ascend adds ops to `triton.language` (`tl.gather`, `tl.flip`, `tl.sort`,
 `tl.extract_slice`, `tl.insert_slice`, `tl.get_element`, `tl.math.tanh`, float `%`,
-`tl.compile_hint`, `tl.sync_block_*`, and math functions it calls as `__hmf_*` externs:
+`tl.compile_hint`, `tl.sync_block_*`, atomics of every element type, and math functions it calls as `__hmf_*` externs:
 tanh, tan, atan, log1p, pow, ...) whose builder calls Triton 3.2's interpreter does not
 have: under plain `TRITON_INTERPRET=1` a kernel using one fails with "'InterpreterBuilder'
 object has no attribute 'create_gather'". `npu_ops()` gives the interpreter's builder those
@@ -16,6 +16,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from ascend_ir_lab.toolchains.ascend.interpret_atomics import atomic_ops
 
 __all__ = ["npu_ops"]
 
@@ -166,9 +168,14 @@ def npu_ops() -> Iterator[None]:
             setattr(builder, name, method)
     original = builder.create_extern_elementwise
     builder.create_extern_elementwise = _extern(original, interpreter)
+    atomics = {"create_atomic_rmw": builder.create_atomic_rmw}
+    for name, method in atomic_ops(builder, interpreter.TensorHandle).items():
+        setattr(builder, name, method)
     try:
         yield
     finally:
         builder.create_extern_elementwise = original
+        for name, method in atomics.items():
+            setattr(builder, name, method)
         for name in added:
             delattr(builder, name)

@@ -1,0 +1,79 @@
+"""NPU-host pytest files of the kind test suites ship, run unmodified under
+`ascend-ir-lab capture -- python -m pytest ...` on this CPU-only host (virtual NPU, real
+triton-ascend, real bishengir, Triton's CPU interpreter). The files are tests/kernels/corpus,
+written the way such suites are; each test here is about one thing those files need."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ascend_ir_lab.runs import Run
+from tests.toolchains.conftest import needs_ascend
+
+pytestmark = [pytest.mark.ascend, needs_ascend]
+
+CORPUS = Path(__file__).resolve().parents[1] / "kernels" / "corpus"
+FILES = ["check_atomic_narrow.py", "check_constexpr_objects.py"]
+
+
+@pytest.fixture(scope="module")
+def captured(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The files, copied where a user keeps them, under one `capture` of pytest."""
+    folder = tmp_path_factory.mktemp("suite")
+    shutil.copytree(CORPUS, folder, dirs_exist_ok=True)
+    runs = folder / "runs"
+    cmd = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(runs), "--",
+           sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", *FILES]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=folder)
+    text = done.stdout + done.stderr
+    verdicts = dict(
+        (test, word) for word, test in re.findall(r"^(PASSED|FAILED|ERROR) (\S+)", text, re.M)
+    )
+    data = json.loads((runs / "capture.json").read_text())
+    found = [Run(runs / name) for name in data["runs"]]
+    return {"text": text, "verdicts": verdicts, "runs": found, "data": data}
+
+
+def _runs(captured: dict[str, Any], kernel: str) -> list[Run]:
+    return [r for r in captured["runs"] if r.manifest["kernel"]["name"] == kernel]
+
+
+def _passed(captured: dict[str, Any], prefix: str) -> list[str]:
+    tests = {t: v for t, v in captured["verdicts"].items() if t.startswith(prefix)}
+    assert tests, captured["text"][-3000:]
+    assert set(tests.values()) == {"PASSED"}, captured["text"][-3000:]
+    return sorted(tests)
+
+
+def _complete(run: Run) -> bool:
+    stages = {s["name"] for s in run.stages}
+    return run.status == "ir-complete-no-binary" and {"ttir", "adapter", "bishengir"} <= stages
+
+
+def test_atomics_of_narrow_types_compute_in_the_interpreter(captured: dict[str, Any]) -> None:
+    """int8/int16 atomic_or, float16 atomic_max/atomic_add: the C++ interpreter has none."""
+    assert len(_passed(captured, "check_atomic_narrow.py::")) == 3
+    bits, peak = _runs(captured, "atomic_bits"), _runs(captured, "atomic_peak")
+    assert len(bits) == 2 and len(peak) == 1  # int8 and int16 are two compiles
+    assert all(_complete(r) for r in bits + peak)
+    assert {r.manifest["kernel"]["signature"]["acc_ptr"] for r in bits} == {"*i8", "*i16"}
+    assert "Unsupported data type" not in captured["text"]
+
+
+def test_a_launch_triton_refuses_still_runs_interpreted(captured: dict[str, Any]) -> None:
+    """`tl.constexpr` objects as launch arguments: triton-ascend 3.2's launch refuses them
+    (no Run, its own reason said), the interpreter runs the launch as plain
+    TRITON_INTERPRET=1 does, so the test's own check passes."""
+    _passed(captured, "check_constexpr_objects.py::")
+    assert not _runs(captured, "repeat_rows")
+    said = [f for f in captured["data"]["failures"] if "repeat_rows" in f]
+    assert said == ["InputError: repeat_rows: Callable constexpr at index M is not supported"]
+    assert "no Triton pointer type" not in captured["text"]  # bfloat16 has one

@@ -21,7 +21,7 @@ from tests.toolchains.conftest import needs_ascend
 pytestmark = [pytest.mark.ascend, needs_ascend]
 
 CORPUS = Path(__file__).resolve().parents[1] / "kernels" / "corpus"
-FILES = ["check_atomic_narrow.py", "check_constexpr_objects.py"]
+FILES = ["check_atomic_narrow.py", "check_constexpr_objects.py", "check_bool_ops.py"]
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +77,28 @@ def test_a_launch_triton_refuses_still_runs_interpreted(captured: dict[str, Any]
     said = [f for f in captured["data"]["failures"] if "repeat_rows" in f]
     assert said == ["InputError: repeat_rows: Callable constexpr at index M is not supported"]
     assert "no Triton pointer type" not in captured["text"]  # bfloat16 has one
+
+
+def test_bool_tensors_invert_and_divide_as_on_the_device(captured: dict[str, Any]) -> None:
+    """`~x` on a bool tensor in the kernel (the interpreter had no all-ones bool) and torch's
+    `bool // bool` for the reference (CPU torch has no bool floor division)."""
+    assert len(_passed(captured, "check_bool_ops.py::")) == 4
+    runs = _runs(captured, "invert_mask") + _runs(captured, "floor_div")
+    assert len(runs) == 4 and all(_complete(r) for r in runs)
+    assert not [f for f in captured["data"]["failures"] if "interpreter failed" in f]
+
+
+def test_an_op_the_cpu_lacks_for_bools_is_computed_wider() -> None:
+    """Under the virtual NPU, and only there; an in-place op still says what the CPU lacks."""
+    import torch
+
+    from ascend_ir_lab.toolchains.ascend.virtual_npu import virtual_npu
+
+    a = torch.tensor([True, False, True])
+    with pytest.raises(NotImplementedError):
+        a // a
+    with virtual_npu("Ascend910B3"):
+        got = a.npu() // torch.ones(3, dtype=torch.bool, device="npu")
+        with pytest.raises(NotImplementedError, match="Bool"):
+            a.clone().floor_divide_(a)
+    assert got.dtype == torch.bool and got.tolist() == [True, False, True]

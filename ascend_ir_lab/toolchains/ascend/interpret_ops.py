@@ -2,8 +2,8 @@
 
 triton-ascend adds ops to `triton.language` (`tl.gather`, `tl.flip`, `tl.sort`,
 `tl.extract_slice`, `tl.insert_slice`, `tl.get_element`, `tl.math.tanh`, float `%`,
-`tl.compile_hint`, `tl.sync_block_*`, atomics of every element type, and math functions it calls as `__hmf_*` externs:
-tanh, tan, atan, log1p, pow, ...) whose builder calls Triton 3.2's interpreter does not
+`tl.compile_hint`, `tl.sync_block_*`, atomics of every element type, `~` on bools, and
+math functions it calls as `__hmf_*` externs: tanh, tan, atan, log1p, pow, ...) whose builder calls Triton 3.2's interpreter does not
 have: under plain `TRITON_INTERPRET=1` a kernel using one fails with "'InterpreterBuilder'
 object has no attribute 'create_gather'". `npu_ops()` gives the interpreter's builder those
 calls for the block, computed with numpy as the ops are defined (gather along an axis, flip
@@ -52,7 +52,22 @@ def _ops(handle: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
         "get_bool_attr": same,
         "get_int32_attr": same,
         "get_unit_attr": nothing,
+        **_type_ops(),
     }
+
+
+def _type_ops() -> dict[str, Callable[..., Any]]:
+    """The element types the frontend asks the builder for that Triton 3.2's interpreter
+    lacks: `~x` on a bool tensor asks for int1."""
+    import triton.language as tl
+
+    def int1(self: Any) -> Any:
+        return tl.int1
+
+    def void(self: Any) -> Any:
+        return tl.void
+
+    return {"get_int1_ty": int1, "get_void_ty": void}
 
 
 def _array_ops(handle: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
@@ -168,14 +183,29 @@ def npu_ops() -> Iterator[None]:
             setattr(builder, name, method)
     original = builder.create_extern_elementwise
     builder.create_extern_elementwise = _extern(original, interpreter)
-    atomics = {"create_atomic_rmw": builder.create_atomic_rmw}
-    for name, method in atomic_ops(builder, interpreter.TensorHandle).items():
+    widened = {**atomic_ops(builder, interpreter.TensorHandle), **_all_ones(builder, interpreter)}
+    kept = {name: getattr(builder, name) for name in widened}
+    for name, method in widened.items():
         setattr(builder, name, method)
     try:
         yield
     finally:
         builder.create_extern_elementwise = original
-        for name, method in atomics.items():
+        for name, method in kept.items():
             setattr(builder, name, method)
         for name in added:
             delattr(builder, name)
+
+
+def _all_ones(builder: Any, interpreter: Any) -> dict[str, Callable[..., Any]]:
+    """`get_all_ones_value` for bools too (`~mask` is `mask ^ all-ones`)."""
+    import numpy as np
+
+    original = builder.get_all_ones_value
+
+    def all_ones(self: Any, type: Any) -> Any:
+        if interpreter._get_np_dtype(type) == np.bool_:
+            return interpreter.TensorHandle(np.full(1, True), type.scalar)
+        return original(self, type)
+
+    return {"get_all_ones_value": all_ones}

@@ -102,3 +102,10 @@ def test_an_op_the_cpu_lacks_for_bools_is_computed_wider() -> None:
         with pytest.raises(NotImplementedError, match="Bool"):
             a.clone().floor_divide_(a)
     assert got.dtype == torch.bool and got.tolist() == [True, False, True]
+    with pytest.raises(NotImplementedError):
+        torch.rand(4, dtype=torch.int32)
+    with virtual_npu("Ascend910B3"):
+        ints = torch.rand(4, device="npu", dtype=torch.int32)  # as torch_npu gives: [0, 1)
+        with pytest.raises(NotImplementedError, match="Int"):
+            torch.ones(2, dtype=torch.int32).uniform_()
+    assert ints.dtype == torch.int32 and ints.tolist() == [0, 0, 0, 0]

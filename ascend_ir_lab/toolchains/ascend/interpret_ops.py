@@ -2,9 +2,9 @@
 
 triton-ascend adds ops to `triton.language` (`tl.gather`, `tl.flip`, `tl.sort`,
 `tl.extract_slice`, `tl.insert_slice`, `tl.get_element`, `tl.math.tanh`, float `%`,
-`tl.compile_hint`, `tl.sync_block_*`, atomics of every element type, `~` on bools, and
-math functions it calls as `__hmf_*` externs: tanh, tan, atan, log1p, pow, ...) whose builder calls Triton 3.2's interpreter does not
-have: under plain `TRITON_INTERPRET=1` a kernel using one fails with "'InterpreterBuilder'
+`tl.compile_hint`, `tl.sync_block_*`, atomics of every element type, `~` on bools,
+`tl.dot` of any size, and math functions it calls as `__hmf_*` externs: tanh, tan, atan,
+log1p, pow, ...) whose builder calls Triton 3.2's interpreter does not have: under plain `TRITON_INTERPRET=1` a kernel using one fails with "'InterpreterBuilder'
 object has no attribute 'create_gather'". `npu_ops()` gives the interpreter's builder those
 calls for the block, computed with numpy as the ops are defined (gather along an axis, flip
 and sort along a dim, strided slices, C `fmod` for float `%`); compile hints and
@@ -187,14 +187,29 @@ def npu_ops() -> Iterator[None]:
     kept = {name: getattr(builder, name) for name in widened}
     for name, method in widened.items():
         setattr(builder, name, method)
+    codegen = interpreter.interpreter_builder.codegen_fns
+    saved_codegen = dict(codegen)
+    codegen.update(_npu_codegen())
     try:
         yield
     finally:
+        codegen.clear()
+        codegen.update(saved_codegen)
         builder.create_extern_elementwise = original
         for name, method in kept.items():
             setattr(builder, name, method)
         for name in added:
             delattr(builder, name)
+
+
+def _npu_codegen() -> dict[str, Any]:
+    """triton-ascend's own shape bounds for `tl.dot` (any size), in place of the
+    interpreter's GPU ones (16 x 16 x 16 at least)."""
+    try:
+        from triton.backends.ascend.compiler import min_dot_size
+    except ImportError:
+        return {}
+    return {"min_dot_size": min_dot_size(None)}
 
 
 def _all_ones(builder: Any, interpreter: Any) -> dict[str, Callable[..., Any]]:

@@ -47,7 +47,10 @@ def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[st
             where = _kernel_line(exc)
             if not where:
                 raise
-            raise InterpreterError(f"{exc} at {where}") from exc
+            raise InterpreterError(
+                f"{exc} at {where} (Triton's CPU interpreter runs the kernel's code as Python,"
+                " and Python fails on this line; plain TRITON_INTERPRET=1 runs it the same way)"
+            ) from exc
 
 
 def _kernel_line(exc: BaseException) -> str:

@@ -11,7 +11,8 @@ complete (every stage ran) and the fewest dumps of a Run with passes. Prints a t
 writes it as JSON. Scripts are given by path (the tutorials are not part of this
 repository).
 
-    python bench/bench_tutorials_interpret.py [--timeout 900] [--out results.json] SCRIPT.py...
+    python bench/bench_tutorials_interpret.py [--timeout 900] [--out results.json]
+        [--modes plain,capture,cell] SCRIPT.py...
 """
 
 from __future__ import annotations
@@ -81,22 +82,27 @@ def _runs(folder: Path) -> dict[str, Any]:
             "fewest_dumps_with_passes": min(passes) if passes else 0}  # fmt: skip
 
 
-def bench(script: Path, timeout: float) -> dict[str, Any]:
-    """The three ways of running one script (see the module docstring)."""
+def bench(script: Path, timeout: float, modes: str = "plain,capture,cell") -> dict[str, Any]:
+    """The ways of running one script named in `modes` (see the module docstring)."""
     python = sys.executable
     cli = str(Path(python).with_name("ascend-ir-lab"))
-    row: dict[str, Any] = {"script": script.name}
+    skipped = {"exit": "skipped", "seconds": 0.0, "tail": ""}
+    row: dict[str, Any] = {"script": script.name, "plain": skipped, "capture": skipped,
+                           "cell": skipped}  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="bench-tutorial-") as tmp:
         work = Path(tmp)
-        row["plain"] = _timed([python, "-c", PLAIN, str(script)], script.parent, True, timeout)
-        out = work / "capture"
-        row["capture"] = _timed([cli, "capture", "-o", str(out), "--", python, str(script)],
-                                script.parent, False, timeout)  # fmt: skip
-        row["capture"].update(_runs(out) if out.is_dir() else {})
-        out = work / "cell"
-        row["cell"] = _timed([python, "-c", CELL, str(script), str(out)], script.parent, False,
-                             timeout)  # fmt: skip
-        row["cell"].update(_runs(out) if out.is_dir() else {})
+        if "plain" in modes:
+            row["plain"] = _timed([python, "-c", PLAIN, str(script)], script.parent, True, timeout)
+        if "capture" in modes:
+            out = work / "capture"
+            row["capture"] = _timed([cli, "capture", "-o", str(out), "--", python, str(script)],
+                                    script.parent, False, timeout)  # fmt: skip
+            row["capture"].update(_runs(out) if out.is_dir() else {})
+        if "cell" in modes:
+            out = work / "cell"
+            row["cell"] = _timed([python, "-c", CELL, str(script), str(out)], script.parent,
+                                 False, timeout)  # fmt: skip
+            row["cell"].update(_runs(out) if out.is_dir() else {})
     return row
 
 
@@ -122,10 +128,11 @@ def main() -> None:
     parser.add_argument("scripts", nargs="+", type=Path)
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--modes", default="plain,capture,cell", help="which ways to run")
     args = parser.parse_args()
     rows = []
     for script in args.scripts:
-        rows.append(bench(script.resolve(), args.timeout))
+        rows.append(bench(script.resolve(), args.timeout, args.modes))
         print(_line(rows[-1]), flush=True)
         if args.out:
             args.out.write_text(json.dumps(rows, indent=1) + "\n")

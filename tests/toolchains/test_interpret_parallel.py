@@ -73,6 +73,15 @@ def columns(y_ptr, x_ptr, rows, cols, BLOCK: tl.constexpr):
     tl.store(y_ptr + offs * cols + col, x * 2.0 + col, mask=keep)
 
 
+@triton.jit
+def noisy(y_ptr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    tl.store(y_ptr + pid * BLOCK + offs, offs * 0.0 + pid)
+    if pid == 5:
+        print("program five ran")
+
+
 def run(launch):
     """Every launch, through `launch(kernel, grid, args, kwargs)`: name -> output array."""
     g = torch.Generator().manual_seed(7)
@@ -90,7 +99,9 @@ def run(launch):
     launch(count, (10,), (hits, order), {"BLOCK": 64})
     src, out = torch.randn(96, 16, generator=g), torch.zeros(96, 16)
     launch(columns, (16,), (out, src, 96, 16), {"BLOCK": 128})
-    named = {"axpy": y, "row_stats": stats, "chain": c, "last_writer": w, "hits": hits,
+    loud = torch.zeros(8 * 64)
+    launch(noisy, (8,), (loud,), {"BLOCK": 64})
+    named = {"noisy": loud, "axpy": y, "row_stats": stats, "chain": c, "last_writer": w, "hits": hits,
              "order": order, "columns": out}
     return {k: v.numpy().copy() for k, v in named.items()}
 '''
@@ -117,6 +128,7 @@ def _plain(folder: Path) -> dict[str, Any]:
         check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.count("program five ran") == 1
     with np.load(out) as found:
         return {k: found[k] for k in found.files}
 
@@ -148,12 +160,15 @@ def _ours(folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any]
 
 
 def test_split_launches_match_the_plain_interpreter_byte_for_byte(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "kernels.py").write_text(KERNELS)
     plain = _plain(tmp_path)
     ours, forks, kept = _ours(tmp_path, monkeypatch)
-    assert forks == 2 * 5  # two forked shares per launch; the atomic one is never split
+    assert forks == 2 * 6  # two forked shares per launch; the atomic one is never split
+    assert (
+        capsys.readouterr().out.count("program five ran") == 1
+    )  # printed once, here (a forked print would be lost)
     assert kept == 2 * 2  # axpy's and row_stats's shares are kept, the others run in order
     assert sorted(ours) == sorted(plain)
     for name in plain:

@@ -5,7 +5,7 @@ Triton's interpreter reaches memory only through the builder's masked load and s
 loads, stores and block-pointer loads all end there). `watched(...)` records, for the block,
 the byte span (lowest to highest address, of the elements the mask lets through) of every
 load and store, and notes the ops whose effect depends on the order programs run in
-(atomics, prints, asserts, barriers, inter-core syncs). `Footprint` holds those spans merged
+(atomics, prints, Python's own print, asserts, barriers, inter-core syncs). `Footprint` holds those spans merged
 into sorted, disjoint intervals; `independent(...)` says whether no program set wrote bytes
 another read or wrote, in which case running them in any order, or apart, leaves memory as
 one sequential run does.
@@ -13,6 +13,7 @@ one sequential run does.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -135,9 +136,19 @@ def watched(footprint: Footprint, *, refuse_ordered: bool) -> Iterator[None]:
     builder.create_masked_load, builder.create_masked_store = masked_load, masked_store
     for name in saved:
         setattr(builder, name, ordered(name))
+    shown = builtins.print
+
+    def printed(*args: Any, **kwargs: Any) -> None:  # a kernel's own print(), tl.static_print
+        footprint.ordered = footprint.ordered or "print"
+        if refuse_ordered:
+            raise OrderDependent("print")
+        shown(*args, **kwargs)
+
+    builtins.print = printed
     try:
         yield
     finally:
         builder.create_masked_load, builder.create_masked_store = load, store
+        builtins.print = shown
         for name, method in saved.items():
             setattr(builder, name, method)

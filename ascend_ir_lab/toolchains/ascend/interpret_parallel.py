@@ -5,9 +5,9 @@ Triton's interpreter runs the programs of a grid one after another in Python. On
 they run at once, and a kernel whose result depended on their order would be wrong there;
 still, the interpreter's answer is the one a script checks, so it must come out the same.
 `run_programs(...)` runs program 0 here, timed; when the rest would take a while and the host
-has several cores, it forks: this process runs the first share of the remaining programs, each
-forked process one later share, each recording the bytes it read and wrote
-(`interpret_memory.watched`). When no share wrote bytes another read or wrote, and none used an
+has several cores, the grid is cut into one share per core and it forks: this process runs
+the rest of the first share, each forked process one later share, each recording the bytes
+it read and wrote (`interpret_memory.watched`). When no share wrote bytes another read or wrote, and none used an
 op that depends on order (atomics, prints, asserts, barriers), each forked share's written
 bytes are copied into this process's tensors: memory ends exactly as after one sequential run.
 Otherwise the forked results are dropped and the programs after this process's share run here
@@ -66,7 +66,8 @@ def run_programs(kernel: Any, grid: Any, args: Sequence[Any]) -> None:
     if workers < 2 or estimate < _WORTH_FORKING_S or own.ordered:
         _share(kernel, shape, args, range(1, total), last=True)
         return
-    shares = _split(range(1, total), workers)
+    shares = _split(range(total), workers)  # program 0 ran already: the first share is short
+    shares[0] = range(1, shares[0].stop)
     _forked(kernel, shape, args, shares, own)
 
 

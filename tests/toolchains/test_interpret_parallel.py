@@ -74,6 +74,15 @@ def columns(y_ptr, x_ptr, rows, cols, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def tiles(y_ptr, x_ptr, rows, COLS: tl.constexpr, TILE: tl.constexpr):
+    pid = tl.program_id(0)  # block pointers: whole rows of a tile, the last tile ragged
+    src = tl.make_block_ptr(x_ptr, (rows, COLS), (COLS, 1), (pid * TILE, 0), (TILE, COLS), (1, 0))
+    dst = tl.make_block_ptr(y_ptr, (rows, COLS), (COLS, 1), (pid * TILE, 0), (TILE, COLS), (1, 0))
+    tile = tl.load(src, boundary_check=(0,), padding_option="zero")
+    tl.store(dst, tile * 3.0 - pid, boundary_check=(0,))
+
+
+@triton.jit
 def noisy(y_ptr, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     offs = tl.arange(0, BLOCK)
@@ -99,9 +108,12 @@ def run(launch):
     launch(count, (10,), (hits, order), {"BLOCK": 64})
     src, out = torch.randn(96, 16, generator=g), torch.zeros(96, 16)
     launch(columns, (16,), (out, src, 96, 16), {"BLOCK": 128})
+    rows = torch.randn(60, 32, generator=g)
+    tiled = torch.full((60, 32), 5.0)
+    launch(tiles, (8,), (tiled, rows, 60), {"COLS": 32, "TILE": 8})
     loud = torch.zeros(8 * 64)
     launch(noisy, (8,), (loud,), {"BLOCK": 64})
-    named = {"noisy": loud, "axpy": y, "row_stats": stats, "chain": c, "last_writer": w, "hits": hits,
+    named = {"tiles": tiled, "noisy": loud, "axpy": y, "row_stats": stats, "chain": c, "last_writer": w, "hits": hits,
              "order": order, "columns": out}
     return {k: v.numpy().copy() for k, v in named.items()}
 '''
@@ -165,11 +177,11 @@ def test_split_launches_match_the_plain_interpreter_byte_for_byte(
     (tmp_path / "kernels.py").write_text(KERNELS)
     plain = _plain(tmp_path)
     ours, forks, kept = _ours(tmp_path, monkeypatch)
-    assert forks == 2 * 6  # two forked shares per launch; the atomic one is never split
+    assert forks == 2 * 7  # two forked shares per launch; the atomic one is never split
     assert (
         capsys.readouterr().out.count("program five ran") == 1
     )  # printed once, here (a forked print would be lost)
-    assert kept == 2 * 2  # axpy's and row_stats's shares are kept, the others run in order
+    assert kept == 2 * 3  # axpy's, row_stats's, tiles's shares are kept; the others run in order
     assert sorted(ours) == sorted(plain)
     for name in plain:
         assert ours[name].dtype == plain[name].dtype, name

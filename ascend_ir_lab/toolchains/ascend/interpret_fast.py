@@ -92,6 +92,13 @@ def _block(ptrs: Any, spans: Any) -> Any:
     return np.frombuffer(raw, dtype=dtype).reshape(ptrs.data.shape)
 
 
+def _mask(mask: Any) -> Any:
+    """The mask's boolean array (block-pointer loads and stores pass a bare numpy array)."""
+    import numpy as np
+
+    return mask if isinstance(mask, np.ndarray) else np.asarray(mask.data)
+
+
 @contextlib.contextmanager
 def direct_memory(spans: Any) -> Iterator[None]:
     """For the block, loads and stores of consecutive elements inside `spans` (byte ranges
@@ -105,23 +112,25 @@ def direct_memory(spans: Any) -> Iterator[None]:
 
     def masked_load(self: Any, ptrs: Any, mask: Any, other: Any, *rest: Any) -> Any:
         view = _block(ptrs, ranges)
-        if view is None or mask.data.shape != view.shape:
+        through = _mask(mask)
+        if view is None or through.shape != view.shape:
             return load(self, ptrs, mask, other, *rest)
-        if mask.data.all():
+        if through.all():
             return interpreter.TensorHandle(view.copy(), ptrs.get_element_ty())
         fill = np.zeros((), view.dtype) if other is None else other.data.astype(view.dtype)
-        out = np.where(mask.data, view, fill)
+        out = np.where(through, view, fill)
         return interpreter.TensorHandle(out, ptrs.get_element_ty())
 
     def masked_store(self: Any, ptrs: Any, value: Any, mask: Any, *rest: Any) -> Any:
         view = _block(ptrs, ranges)
+        through = _mask(mask)
         if (
             view is None
             or value.data.dtype.itemsize != view.dtype.itemsize
-            or not (value.data.shape == mask.data.shape == view.shape)
+            or not (value.data.shape == through.shape == view.shape)
         ):
             return store(self, ptrs, value, mask, *rest)
-        np.copyto(view, value.data.view(view.dtype), where=mask.data)
+        np.copyto(view, value.data.view(view.dtype), where=through)
         return None
 
     builder.create_masked_load, builder.create_masked_store = masked_load, masked_store

@@ -85,7 +85,8 @@ def independent(prints: Sequence[Footprint]) -> bool:
 def _span(ptrs: Any, mask: Any) -> tuple[int, int] | None:
     import numpy as np
 
-    data, through = ptrs.data, mask.data
+    data = ptrs.data
+    through = mask if isinstance(mask, np.ndarray) else mask.data  # block pointers: an array
     if through.shape != data.shape:
         through = np.broadcast_to(through, data.shape)
     chosen = data if through.all() else data[through]

@@ -69,3 +69,18 @@ def test_a_line_python_cannot_run_fails_both_ways_and_is_named(
     assert message.startswith("ValueError('too many values to unpack (expected 2)') at ")
     assert "swap_kernel.py:10: x, y = a, b if a > b else b, a" in message
     assert "Triton's CPU interpreter runs the kernel's code as Python" in message
+
+
+def test_the_line_is_named_in_a_notebook_cell_too() -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+    from triton.runtime.errors import InterpreterError
+
+    from ascend_ir_lab.toolchains.ascend.interpret import interpret_launch
+
+    shell = InteractiveShell.instance()
+    cell = SCRIPT.lstrip("\n").split("\n\nif __name__")[0]  # the swap at line 9 of the cell
+    assert shell.run_cell(cell, store_history=False).success
+    with pytest.raises(InterpreterError) as failed:
+        shell.user_ns["run"](interpret_launch)
+    assert "<ipython-input-" in str(failed.value)
+    assert ":9: x, y = a, b if a > b else b, a (Triton's CPU interpreter" in str(failed.value)

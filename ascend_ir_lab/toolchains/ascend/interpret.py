@@ -59,10 +59,11 @@ def _kernel_line(exc: BaseException) -> str:
     import linecache
     import traceback
 
-    skip = ("/triton/", "/numpy/", "/torch/", "/ascend_ir_lab/", "<")
+    skip = ("/triton/", "/numpy/", "/torch/", "/ascend_ir_lab/")
     cause = exc.__cause__ or exc
+    # a notebook cell's code is named "<ipython-input-...>": kept, as linecache has its lines
     frames = [f for f in traceback.extract_tb(cause.__traceback__) if not any(
-        s in f.filename for s in skip)]  # fmt: skip
+        s in f.filename for s in skip) and linecache.getline(f.filename, f.lineno or 0)]  # fmt: skip
     if not frames:
         return ""
     frame = frames[-1]

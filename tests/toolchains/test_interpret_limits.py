@@ -66,8 +66,8 @@ def test_a_line_python_cannot_run_fails_both_ways_and_is_named(
     with pytest.raises(InterpreterError) as failed:
         swap_kernel.run(interpret_launch)
     message = str(failed.value)
-    assert message.startswith("ValueError('too many values to unpack (expected 2)') at ")
-    assert "swap_kernel.py:10: x, y = a, b if a > b else b, a" in message
+    assert message.startswith("ValueError('too many values to unpack (expected 2)'); ")
+    assert message.endswith("fails at swap_kernel.py:10: x, y = a, b if a > b else b, a")
     assert "Triton's CPU interpreter runs the kernel's code as Python" in message
 
 
@@ -83,4 +83,4 @@ def test_the_line_is_named_in_a_notebook_cell_too() -> None:
     with pytest.raises(InterpreterError) as failed:
         shell.user_ns["run"](interpret_launch)
     assert "<ipython-input-" in str(failed.value)
-    assert ":9: x, y = a, b if a > b else b, a (Triton's CPU interpreter" in str(failed.value)
+    assert str(failed.value).endswith(":9: x, y = a, b if a > b else b, a")

@@ -48,8 +48,8 @@ def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[st
             if not where:
                 raise
             raise InterpreterError(
-                f"{exc} at {where} (Triton's CPU interpreter runs the kernel's code as Python,"
-                " and Python fails on this line; plain TRITON_INTERPRET=1 runs it the same way)"
+                f"{exc}; Triton's CPU interpreter runs the kernel's code as Python (as plain"
+                f" TRITON_INTERPRET=1 does), and Python fails at {where}"
             ) from exc
 
 

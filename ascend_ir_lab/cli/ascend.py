@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.safe_text import for_terminal
 
 
 def register(subparsers: Any) -> None:
@@ -96,7 +96,6 @@ def _compile(args: argparse.Namespace) -> int:
         from ascend_ir_lab.cli.upstream import triton_compile
 
         return triton_compile(args)
-    from ascend_ir_lab.safe_text import for_terminal
     from ascend_ir_lab.toolchains.ascend.compile import (
         RunInterrupted,
         StageFailedError,
@@ -253,11 +252,8 @@ def _cache_list(args: argparse.Namespace) -> int:
         f"{','.join(e.stages):<24} {e.size:>9}"
         for e in entries
     )
-    sys.stdout.write("".join(line + "\n" for line in lines))
+    sys.stdout.write(for_terminal("".join(line + "\n" for line in lines)))
     return 0
-
-
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # IR text is shown, never obeyed
 
 
 def _cache_search(args: argparse.Namespace) -> int:
@@ -276,9 +272,12 @@ def _cache_search(args: argparse.Namespace) -> int:
         print(f"no kernel's IR contains {args.text!r}")
         return 1
     for h in hits:
+        line = for_terminal(h.line).replace("\n", " ")
         print(
-            f"{h.entry.key[:16]:<16}  {h.entry.name:<24} {h.stage:<10} {h.count:>5}x  "
-            f"{_CONTROLS.sub('?', h.line)}"
+            for_terminal(
+                f"{h.entry.key[:16]:<16}  {h.entry.name:<24} {h.stage:<10} {h.count:>5}x  "
+            )
+            + line
         )
     return 0
 
@@ -293,9 +292,9 @@ def _cache_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({**_entry_dict(e), "files": files}, indent=2))
         return 0
-    print(f"{e.path}  ({e.kind}, kernel {e.name}, {_when(e.mtime)})")
+    print(for_terminal(f"{e.path}  ({e.kind}, kernel {e.name}, {_when(e.mtime)})"))
     for f in files:
-        print(f"  {f['file']:<40} {f['stage'] or '':<10} {f['size']:>9}")
+        print(for_terminal(f"  {f['file']:<40} {f['stage'] or '':<10} {f['size']:>9}"))
     return 0
 
 
@@ -305,7 +304,7 @@ def _cache_open(args: argparse.Namespace) -> int:
 
     e = find_entry(args.key)
     tl = open_timeline(str(e.path))
-    print(f"{e.path}: {tl!r}")
+    print(for_terminal(f"{e.path}: {tl!r}"))
     for d in tl.dumps:
-        print(f"  {d.index:>4}  {d.stage:<10} {d.label:<32} {d.scope}")
+        print(for_terminal(f"  {d.index:>4}  {d.stage:<10} {d.label:<32} {d.scope}"))
     return 0

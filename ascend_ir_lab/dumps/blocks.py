@@ -14,6 +14,7 @@ import bisect
 import mmap
 import re
 import struct
+import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -262,9 +263,26 @@ def stored_log(path: Path) -> Path:
     return packed if not path.exists() and packed.is_file() else path
 
 
-def compress_log(src: Path, dst: Path) -> int:
+def stored_bytes(path: Path, limit: int = 64 << 20) -> bytes:
+    """A Run file's text whole, as written: a `.zst` decompressed (at most `limit` bytes:
+    ValueError, one line, for more), any other file read as it is (the same limit)."""
+    if path.suffix != ".zst":
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    else:
+        text = open_zstd(path)
+        if len(text) > limit or text.warnings:
+            why = text.warnings[0] if text.warnings else f"more than {limit} bytes of text"
+            raise ValueError(why if text.warnings else f"{path}: {why}; not read")
+        data = bytes(text)
+    if len(data) > limit:
+        raise ValueError(f"{path}: more than {limit} bytes; not read")
+    return data
+
+
+def compress_log(src: Path, dst: Path, level: int = 3) -> int:
     """Stream the plain log `src` into the seekable zstd file `dst`; returns its text size."""
-    with open(src, "rb") as f, ZstdLogWriter(dst) as out:
+    with open(src, "rb") as f, ZstdLogWriter(dst, level) as out:
         while chunk := f.read(FRAME_BYTES):
             out.write(chunk)
     return out.size
@@ -290,23 +308,63 @@ def open_zstd(path: Path) -> BlockText:
         offsets.append((pos, csize))
         starts.append(out)
         pos, out = pos + csize, out + dsize
-    dctx = zstandard.ZstdDecompressor()
+    _refuse_bomb(path, pos, out, frames)
+    local = threading.local()  # a decompressor is used by one thread at a time
 
-    def load(k: int) -> bytes:
+    def frame(k: int) -> tuple[bytes, int, Any]:
         at, csize = offsets[k]
         with open(path, "rb") as f:
             f.seek(at)
             data = f.read(csize)
         size = starts[k + 1] - starts[k] if k + 1 < len(starts) else out - starts[k]
-        try:  # one call, into a buffer of the size the seek table gives
-            return bytes(dctx.decompress(data, max_output_size=max(size, 1)))
-        except zstandard.ZstdError:  # a frame other than the table says: stream it
-            return dctx.decompressobj().decompress(data)
+        if not hasattr(local, "dctx"):
+            local.dctx = zstandard.ZstdDecompressor()
+        return data, size, local.dctx
+
+    def load(k: int) -> bytes:
+        return _frame_text(path, k, *frame(k), zstandard)
 
     text = BlockText(starts or [0], out, load if offsets else lambda _k: b"")
     if table is None:
         text.warnings.append(f"{path}: no seek table (the capture did not finish); read by frames")
     return text
+
+
+MAX_FRAME_BYTES = 256 << 20  # text of one frame, at most (a Run's frames hold FRAME_BYTES)
+MAX_RATIO = 10_000  # text per compressed byte, at most, for a log above MAX_FRAME_BYTES
+
+
+def _refuse_bomb(path: Path, packed: int, text: int, frames: list[tuple[int, int]]) -> None:
+    """Raise ValueError (one line) for a file whose frames say they hold more text than any
+    log does: a frame above MAX_FRAME_BYTES, or a large text MAX_RATIO times its file."""
+    biggest = max((d for _, d in frames), default=0)
+    if biggest > MAX_FRAME_BYTES or (text > MAX_FRAME_BYTES and text > MAX_RATIO * packed):
+        raise ValueError(
+            f"{path}: says it decompresses to {text} bytes from {packed} (a zstd bomb?); not read"
+        )
+
+
+def _frame_text(path: Path, k: int, data: bytes, size: int, dctx: Any, zstandard: Any) -> bytes:
+    """Frame `k` decompressed: exactly the `size` bytes the seek table gives it, never more
+    (a frame that holds more, or less, is damaged: ValueError, one line)."""
+    if zstandard.frame_content_size(data) == size:
+        try:  # one call, into a buffer of the size both the table and the frame give
+            return bytes(dctx.decompress(data))
+        except zstandard.ZstdError as exc:
+            raise ValueError(f"{path}: frame {k} is damaged ({exc})") from None
+    import io
+
+    try:  # no size in the frame (another writer): streamed, at most one byte past `size`
+        with dctx.stream_reader(io.BytesIO(data), read_across_frames=False) as reader:
+            text = reader.read(size + 1)
+    except zstandard.ZstdError as exc:
+        raise ValueError(f"{path}: frame {k} is damaged ({exc})") from None
+    if len(text) != size:
+        raise ValueError(
+            f"{path}: frame {k} holds {'more' if len(text) > size else 'less'} text than its "
+            "seek table says; damaged, not read"
+        )
+    return bytes(text)
 
 
 def _seek_table(f: IO[bytes]) -> list[tuple[int, int]] | None:
@@ -341,6 +399,9 @@ def _walk_frames(f: IO[bytes], zstandard: Any) -> list[tuple[int, int]]:
                 made += len(d.decompress(data))
             except zstandard.ZstdError:
                 return frames
+            if made > MAX_FRAME_BYTES:
+                raise ValueError(f"{f.name}: a frame holds more than {MAX_FRAME_BYTES} bytes of "
+                                 "text (a zstd bomb?); not read")  # fmt: skip
             used += len(data) - len(d.unused_data)
             if d.eof:
                 break

@@ -79,7 +79,8 @@ class _Builder:
         family = _family_of(path)
         scope = "module" if family == "asm" else infer_scope(data, 0, len(data), family)
         d = Dump(
-            len(self.dumps), stage, f"{stage} output", path.name, "", "artifact", scope,
+            len(self.dumps), stage, f"{stage} output", path.name.removesuffix(".zst"), "",
+            "artifact", scope,
             family, log_id, 0, 0, len(data), len(data), False, scope,
         )  # fmt: skip
         self.logs[-1][0].segments.append(_segment(d))
@@ -318,6 +319,9 @@ def _add_run_stage(b: _Builder, folder: Path, stage: dict[str, Any]) -> None:
         dumps = b.add_log(folder / stage["log"], log, name).dumps
     data = _run_file(b, folder, name, "artifact", stage.get("artifact"))
     if data is None:
+        return
+    b.warnings.extend(getattr(data, "warnings", ()))  # a damaged `.zst` artifact says so
+    if not data and getattr(data, "warnings", None):
         return
     artifact = folder / stage["artifact"]
     # A before-only log never shows its last pass's output, and a stage's file may be in

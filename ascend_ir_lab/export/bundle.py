@@ -70,6 +70,13 @@ def _add_tree(zf: zipfile.ZipFile, folder: Path, arc: str, root: Path | None = N
     added = []
     for p in files_inside(folder, root or folder):
         name = safe_arcname(f"{arc}/{p.relative_to(folder).as_posix()}")
+        if root is not None and p.suffix == ".zst":  # a Run's compressed IR: plain text
+            try:
+                _add_log(zf, p, name.removesuffix(".zst"))
+                added.append(name.removesuffix(".zst"))
+                continue
+            except (OSError, ValueError):
+                pass  # not readable as zstd: the file goes in as it is
         zf.write(p, name)
         added.append(name)
     return added

@@ -22,7 +22,7 @@ _MAX_SOURCE_LINES = 120
 
 def branch_style(names: Iterable[str]) -> str:
     """release/3.2.2 (kernel.ttadapter) or master (kernel.bcmlir), from artifact names."""
-    names = list(names)
+    names = [n.removesuffix(".zst") for n in names]  # a Run keeps its IR compressed
     if any(n.endswith(".bcmlir") for n in names):
         return "master (.bcmlir)"
     if any(n.endswith(".ttadapter") for n in names):

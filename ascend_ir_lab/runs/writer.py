@@ -10,12 +10,13 @@ format.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import fcntl
 import json
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +130,7 @@ class RunWriter:
     def __init__(self, path: Path, manifest: Mapping[str, Any], lock: FolderLock | None = None):
         self.path = path
         self.lock = lock
+        self._held, self._dirty = 0, False
         (path / "stages").mkdir(parents=True, exist_ok=True)
         (path / "artifacts").mkdir(exist_ok=True)
         now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
@@ -214,5 +216,20 @@ class RunWriter:
             self.lock = None
 
     def save(self) -> None:
-        """Write run.json atomically."""
+        """Write run.json atomically (inside `held()`: once, when the block ends)."""
+        if self._held:
+            self._dirty = True
+            return
         write_manifest(self.path, self.manifest)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """A block of quick changes (fields set, no tool run) saved once, at its end."""
+        self._held += 1
+        try:
+            yield
+        finally:
+            self._held -= 1
+            if not self._held and self._dirty:
+                self._dirty = False
+                self.save()

@@ -70,7 +70,7 @@ def test_sync_debugging(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
 def test_autotuned_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cells = _execute("04-autotuned-kernel.ipynb", tmp_path, monkeypatch)
     sweep = _text(cells[1])
-    assert "config 3/3 (record only)" in sweep and "capturing every pass" in sweep
+    assert "config 3/3 (record only)" in sweep and "config 1/3 (with passes)" in sweep
     assert "3 kernel compiles; 2 cheap records" in sweep and "IR Dump" not in sweep
     listed = _text(cells[2])
     assert "config 0 stands in for the best" in listed and listed.count("record only") == 2

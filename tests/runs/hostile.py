@@ -121,6 +121,36 @@ def _log_with_escapes(run: Path, secret: Path) -> None:
     )
 
 
+def _packed_artifact(kind: str) -> Callable[[Path, Path], None]:
+    """The stage's artifact kept as `.zst` (as a cheap record keeps it), made hostile: a
+    seek table promising a 2 GiB frame, a frame holding 10 MB where its table says 100
+    bytes (a zstd bomb), or the file cut in half."""
+    import struct
+
+    import zstandard
+
+    def apply(run: Path, secret: Path) -> None:
+        from ascend_ir_lab.dumps.blocks import compress_log
+
+        plain = run / "artifacts" / "output.mlir"
+        packed = plain.with_name("output.mlir.zst")
+        if kind == "truncated":
+            compress_log(plain, packed)
+            packed.write_bytes(packed.read_bytes()[: packed.stat().st_size // 2])
+        else:
+            text = bytes(10 << 20) if kind == "bomb" else plain.read_bytes()
+            frame = zstandard.ZstdCompressor().compress(text)
+            claimed = 100 if kind == "bomb" else 2 << 30
+            body = struct.pack("<II", len(frame), claimed) + struct.pack("<IBI", 1, 0, 0x8F92EAB1)
+            packed.write_bytes(frame + struct.pack("<II", 0x184D2A5E, len(body)) + body)
+        plain.unlink()
+        m = _manifest(run)
+        m["stages"][0]["artifact"] = "artifacts/output.mlir.zst"
+        (run / "run.json").write_text(json.dumps(m))
+
+    return apply
+
+
 # name -> how to make it from a good Run
 HOSTILE: dict[str, Callable[[Path, Path], None]] = {
     "log-absolute": _set("stages.0.log", "{secret}/passwd"),
@@ -193,6 +223,9 @@ HOSTILE: dict[str, Callable[[Path, Path], None]] = {
     "notes-deep": _notes("[" * 100000 + "]" * 100000),
     "hostile-text": _edit(_hostile_text),
     "log-escapes": _log_with_escapes,
+    "artifact-zst-bomb": _packed_artifact("bomb"),
+    "artifact-zst-huge-frame": _packed_artifact("huge-frame"),
+    "artifact-zst-truncated": _packed_artifact("truncated"),
 }
 
 

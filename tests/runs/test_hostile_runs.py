@@ -85,6 +85,30 @@ def test_nothing_outside_the_run_is_read_or_zipped(hostile: str, tmp_path: Path)
     assert (secret / "ssh" / "id_rsa").is_file()
 
 
+@pytest.mark.parametrize(
+    ("hostile", "why"),
+    [("artifact-zst-bomb", "more text than its seek table says"),
+     ("artifact-zst-huge-frame", "a zstd bomb?"), ("artifact-zst-truncated", "no seek table")],
+)  # fmt: skip
+def test_a_hostile_compressed_artifact_is_one_line_and_nothing_more(
+    hostile: str, why: str, tmp_path: Path
+) -> None:
+    run, _ = make_hostile(tmp_path, hostile)
+    tl = open_timeline(run)
+    said = [w for w in tl.warnings if "output.mlir.zst" in w]
+    assert len(said) == 1 and why in said[0] and "\n" not in said[0]
+    assert tl.dumps and all(d.phase != "artifact" for d in tl.dumps)  # the log still reads
+    assert max(len(tl.text(d)) for d in tl.dumps) < 1 << 20  # nothing decompressed big
+    page = save_html(run, tmp_path / "page.html")
+    assert page.is_file()
+    done = subprocess.run(
+        [sys.executable, "-m", "ascend_ir_lab", "inspect", str(run)],
+        capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert sum(why in line for line in done.stderr.splitlines()) == 1
+
+
 def test_paths_resolve_inside_the_folder(tmp_path: Path) -> None:
     (tmp_path / "run" / "a").mkdir(parents=True)
     (tmp_path / "run" / "out").symlink_to(tmp_path)

@@ -95,3 +95,20 @@ def test_search_finds_kernels_whose_ir_holds_an_op(
     out = capsys.readouterr().out
     assert "AAAhash_release" in out and "vadd" in out and "softmax" in out
     assert main(["cache", "search", "no.such_op"]) == 1
+
+
+def test_names_from_the_cache_reach_the_terminal_as_text(
+    triton_dirs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ascend_ir_lab.cli import main
+
+    hostile = triton_dirs / "cache" / "DDDhash"
+    hostile.mkdir()
+    shutil.copy(triton_dirs / "cache" / "AAAhash_release" / "vadd.ttir", hostile / "kernel.ttir")
+    name = "evil\x1b]0;owned\x07\x1b[2J\x7fkern"  # master names files kernel.*
+    (hostile / "kernel.json").write_text(json.dumps({"name": name}))
+    for argv in (["cache", "list"], ["cache", "search", "tt.load"], ["cache", "show", "DDD"]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "DDDhash" in out and "evilkern" in out
+        assert not any(c in out for c in "\x1b\x07\r"), argv

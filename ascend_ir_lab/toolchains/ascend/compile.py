@@ -117,13 +117,14 @@ def compile_kernel(
     writer = RunWriter.create(run_name, head, out)
 
     def stages() -> Run:
-        _write_source(writer, fn)
         env = tool_env({"TRITON_DISABLE_LINE_INFO": "0"} if line_info else None)
-        writer.set("env", relevant_env(env))
         settings = dict(target=target, barrier_all=barrier_all, bishengir_flags=bishengir_flags,
                         module_scope=module_scope, options=options, line_info=line_info)  # fmt: skip
-        writer.set_extra("recompile", _recompile_record(fn, spec, settings))
-        writer.set_extra("passes_captured", dumps)
+        with writer.held():
+            _write_source(writer, fn)
+            writer.set("env", relevant_env(env))
+            writer.set_extra("recompile", _recompile_record(fn, spec, settings))
+            writer.set_extra("passes_captured", dumps)
         ttir = add_ttir_stage(
             writer, fn, spec, sig, consts, target, dict(options or {}), attrs, dumps=dumps
         )
@@ -142,9 +143,10 @@ def compile_kernel(
             *(["--mlir-print-debuginfo"] if line_info and dumps else ()),
             *bishengir_flags,
         ]
-        writer.set_extra("module_scope", module_scope)
-        writer.set_extra("barrier_all", barrier_all)
-        writer.set_extra("line_info", line_info)
+        with writer.held():
+            writer.set_extra("module_scope", module_scope)
+            writer.set_extra("barrier_all", barrier_all)
+            writer.set_extra("line_info", line_info)
         return _bishengir_stage(writer, args, extra_flags, env, timeout, check)
 
     return _guarded(writer, stages, timeout=timeout, check=check)
@@ -309,7 +311,6 @@ def _bishengir_stage(
     adapter_ir = (writer.path / adapter["artifact"]).read_text()
     text, mix_mode = opts_mod.bishengir_input(adapter_ir)
     source = writer.artifact_path("bishengir-input.mlir")
-    source.write_text(text)
     binary = writer.artifact_path("kernel")
     command = [
         str(find_tool("bishengir-compile")),
@@ -322,9 +323,13 @@ def _bishengir_stage(
     if not writer.manifest["extra"].get("passes_captured", True):
         # a cheap record compiles what triton-ascend compiles with no CANN (up to the
         # adapter IR) and keeps the exact command of the step that capture-passes runs
-        writer.set_extra("mix_mode", mix_mode)
-        writer.set_extra("planned_stages", [{"name": "bishengir", "command": command}])
+        # (whose input that step makes from the adapter IR: not kept twice)
+        planned = {"name": "bishengir", "command": command, "input_from": adapter["artifact"]}
+        with writer.held():
+            writer.set_extra("mix_mode", mix_mode)
+            writer.set_extra("planned_stages", [planned])
         return writer.finish("ir-complete-no-binary", RECORD_ONLY)
+    source.write_text(text)
     result = run_logged(command, log=writer.log_path("bishengir"), env=env, timeout=timeout)
     produced = _binary_output(binary)
     writer.add_stage(stage_record(writer, "bishengir", result, produced))

@@ -78,9 +78,11 @@ class LaunchCapture(Capture):
             # reported, not raised: the cell goes on as with any launch taken over
             self.errors.append(exc)
             self._say("error", {"kernel": name, "error": exc})
-            return (
-                original(fn, *args, grid=grid, warmup=warmup, **kwargs) if npu_available() else None
-            )
+            if npu_available():
+                return original(fn, *args, grid=grid, warmup=warmup, **kwargs)
+            if self.interpret and not warmup:
+                self._interpret_unspecialised(fn, grid, args, kwargs, exc)
+            return None
         launch = Launch(name, launch_grid(grid, fn, args, kwargs), spec.signature, spec.constexprs)
         self.launches.append(launch)
         if self.kernels is None or name in self.kernels:
@@ -114,6 +116,19 @@ class LaunchCapture(Capture):
         if self.interpret:
             self._interpret(fn, launch.grid, args, kwargs, launch)  # the grid as triton reads it
         self._say("launch", {"launch": launch})
+
+    def _interpret_unspecialised(
+        self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], exc: InputError
+    ) -> None:
+        """A call triton's launch path refuses (no Run) still runs in the CPU interpreter,
+        as plain `TRITON_INTERPRET=1` runs it: the script's checks see its results."""
+        try:
+            shape = launch_grid(grid, fn, args, kwargs)
+        except Exception:  # noqa: BLE001 - no grid, nothing to interpret; the error stands
+            return
+        launch = Launch(kernel_name(fn), shape, {}, {}, error=exc)
+        self.launches.append(launch)
+        self._skip(fn, grid, args, kwargs, launch)
 
     def _handle_launch(
         self, fn: Any, spec: Specialisation
@@ -297,6 +312,11 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
     from triton.runtime.autotuner import Autotuner
 
     original, original_init = Autotuner._bench, Autotuner.__init__
+    original_prune = Autotuner.prune_configs
+
+    def prune(self: Any, kwargs: dict[str, Any]) -> list[Any]:
+        self._ail_benched = list(original_prune(self, kwargs))  # the configs benched next
+        return list(self._ail_benched)
 
     def init(self: Any, *args: Any, **kwargs: Any) -> None:
         # Defining an autotuned kernel asks the (absent) driver for a benchmarker.
@@ -308,7 +328,10 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
         name = kernel_name(self.base_fn)
         capture.autotuned[name] = capture.autotuned.get(name, 0) + 1
         index = self.configs.index(config)
-        capture._cheap = capture.configs is None or index not in capture.configs
+        if capture.configs is None and not capture.interpret:
+            capture._cheap = config is not _first_benched(self)  # its passes, once, here
+        else:  # (interpreted: the stand-in is known once every grid is; captured after)
+            capture._cheap = capture.configs is None or index not in capture.configs
         kind = "record only" if capture._cheap else "with passes"
         capture._step = f"config {index + 1}/{len(self.configs)} ({kind})"
         seen = len(capture.launches)
@@ -323,11 +346,19 @@ def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
             return [float(math.prod(grid))]
         return [float(self.configs.index(config))]
 
-    Autotuner._bench, Autotuner.__init__ = bench, init
+    Autotuner._bench, Autotuner.__init__, Autotuner.prune_configs = bench, init, prune
     try:
         yield
     finally:
         Autotuner._bench, Autotuner.__init__ = original, original_init
+        Autotuner.prune_configs = original_prune
+
+
+def _first_benched(tuner: Any) -> Any:
+    """The config the untimed sweep picks with no interpreter (`bench` scores each by its
+    index): the first of those benched."""
+    benched = getattr(tuner, "_ail_benched", None) or tuner.configs
+    return min(benched, key=tuner.configs.index)
 
 
 def _note_config(

@@ -61,17 +61,25 @@ def _asm_of(run: Any) -> dict[str, str]:
     found: dict[str, str] = {}
     artifacts = Path(run.path) / "artifacts"
     for path in sorted(artifacts.glob("*")) if artifacts.is_dir() else ():
-        key = _ASM_KEYS.get(path.suffix)
-        if key and key not in found:
-            found[key] = path.read_text(errors="replace")
+        key = _ASM_KEYS.get(Path(path.name.removesuffix(".zst")).suffix)
+        if key and key not in found and (text := _text(path)) is not None:
+            found[key] = text
     for stage in getattr(run, "stages", []) or []:
         artifact = stage.get("artifact") if isinstance(stage, Mapping) else None
         name = stage.get("name") if isinstance(stage, Mapping) else None
         if artifact and name and name not in found and name != "ttir":
             path = Path(run.path) / artifact
-            if path.is_file() and path.stat().st_size < 64 << 20:
-                try:
-                    found[name] = path.read_text()
-                except UnicodeDecodeError:
-                    continue
+            if path.is_file() and (text := _text(path, strict=True)) is not None:
+                found[name] = text
     return found
+
+
+def _text(path: Path, strict: bool = False) -> str | None:
+    """An artifact's text (a `.zst` decompressed), None when it cannot be read as text."""
+    from ascend_ir_lab.dumps.blocks import stored_bytes
+
+    try:
+        data = stored_bytes(path)
+        return data.decode() if strict else data.decode(errors="replace")
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+        return None

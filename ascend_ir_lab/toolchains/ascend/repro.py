@@ -192,7 +192,12 @@ def _before_text(run: Run, tl: Any, dump: Any) -> str:
     source = run.manifest.get("extra", {}).get("stage_inputs", {}).get(dump.stage)
     if not source:
         raise InputError(f"{run.path}: no recorded input for stage {dump.stage!r}")
-    return run.file(source).read_text(errors="replace")
+    from ascend_ir_lab.dumps.blocks import stored_bytes
+
+    try:  # kept compressed (`.zst`) by a finished Run, plain by older ones
+        return stored_bytes(run.file(source), 1 << 30).decode(errors="replace")
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{run.path}: the input of stage {dump.stage!r}: {exc}") from None
 
 
 def run_reproducer(repro: Reproducer, *, timeout: float = 300.0) -> ReproResult:

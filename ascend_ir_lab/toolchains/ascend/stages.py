@@ -97,9 +97,10 @@ def add_ttir_stage(
     ok = result.ttir is not None
     tool = ToolResult(command, 0 if ok else 1, result.seconds, log)
     record = stage_record(writer, "ttir", tool, result.ttir, timings=stage_timings(log))
-    writer.add_stage(record)
-    writer.set_extra("triton_files", sorted(writer.relative(p) for p in result.files.values()))
-    writer.set_extra("triton_binary_step", result.binary_step)
-    if not ok:
-        writer.set_extra("ttir_error", result.error)
+    with writer.held():
+        writer.add_stage(record)
+        writer.set_extra("triton_files", sorted(writer.relative(p) for p in result.files.values()))
+        writer.set_extra("triton_binary_step", result.binary_step)
+        if not ok:
+            writer.set_extra("ttir_error", result.error)
     return result.ttir

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.toolchains.common.cache_index import Row, scan
 
 # file suffix -> stage name, in pipeline order
 STAGE_SUFFIXES = (
@@ -74,8 +75,8 @@ class CacheEntry:
         return next((p for p in self.files() if stage_of(p.name) == stage), None)
 
 
-def _entry(folder: Path, kind: str) -> CacheEntry | None:
-    """One kernel folder, from a single directory scan (names and one stat per file)."""
+def _row(folder: str) -> Row | None:
+    """One kernel folder's row, from a single directory scan (names and one stat per file)."""
     files: list[tuple[str, int, float]] = []
     try:
         with os.scandir(folder) as scan:
@@ -93,14 +94,11 @@ def _entry(folder: Path, kind: str) -> CacheEntry | None:
         stage = stage_of(name)
         if stage and stage != "metadata" and stage not in stages:
             stages.append(stage)
-    return CacheEntry(
-        key=folder.name,
-        path=folder,
-        kind=kind,
-        name=_kernel_name(folder, [f[0] for f in files]),
-        stages=tuple(sorted(stages, key=_ORDER.index)),
-        size=sum(f[1] for f in files),
-        mtime=max(f[2] for f in files),
+    return (
+        _kernel_name(Path(folder), [f[0] for f in files]),
+        tuple(sorted(stages, key=_ORDER.index)),
+        sum(f[1] for f in files),
+        max(f[2] for f in files),
     )
 
 
@@ -129,19 +127,19 @@ def _kernel_name(folder: Path, names: list[str]) -> str:
 
 
 def list_entries(*roots: tuple[Path, str]) -> list[CacheEntry]:
-    """Kernels in the given (folder, kind) roots (default: cache and dump), newest first."""
+    """Kernels in the given (folder, kind) roots (default: cache and dump), newest first; a
+    folder unchanged since the last listing is not read again (cache_index)."""
     roots = roots or ((cache_root(), "cache"), (dump_root(), "dump"))
     entries: list[CacheEntry] = []
     for root, kind in roots:
         try:
-            with os.scandir(root) as scan:
-                folders = [Path(d.path) for d in scan if d.is_dir(follow_symlinks=False)]
+            rows = scan(root, kind, _row)
         except OSError:
             continue
-        for folder in folders:
-            entry = _entry(folder, kind)
-            if entry is not None:
-                entries.append(entry)
+        entries.extend(
+            CacheEntry(key, root / key, kind, name, stages, size, mtime)
+            for key, (name, stages, size, mtime) in rows.items()
+        )
     return sorted(entries, key=lambda e: e.mtime, reverse=True)
 
 

@@ -37,6 +37,15 @@ __all__ = [
 ]
 
 RUNS_DIR_ENV = "ASCEND_IR_LAB_RUNS"
+# the stage files kept compressed once a Run is finished (binaries and metadata stay plain)
+IR_SUFFIXES = (".ttir", ".ttadapter", ".bcmlir", ".mlir", ".ttgir", ".llir", ".ll", ".ptx",
+               ".amdgcn", ".source")  # fmt: skip
+
+
+def pack_level(size: int) -> int:
+    """The zstd level a Run file of `size` bytes is kept at: hard for small files (level
+    19 takes milliseconds there), 9 up to 32 MB (about 30 MB/s), 3 above (log speed)."""
+    return 19 if size <= 64 << 10 else 9 if size <= 32 << 20 else 3
 
 
 def default_runs_dir() -> Path:
@@ -62,10 +71,32 @@ class RunWriter(runs.RunWriter):
         log = self.path / entry["log"] if isinstance(entry.get("log"), str) else None
         if log is not None and log.suffix == ".log" and log.is_file() and self.compress:
             packed = log.with_name(log.name + ".zst")
-            entry["log_bytes"] = compress_log(log, packed)
+            entry["log_bytes"] = compress_log(log, packed, pack_level(log.stat().st_size))
             log.unlink()
             entry["log"] = self.relative(packed)
         super().add_stage(entry)
+
+    def finish(self, code: str, text: str | None = None) -> Run:
+        """Set the final status (see runs.RunWriter.finish); a cheap record (no per-pass
+        dumps: its IR files are all it holds, and a sweep makes many) keeps its IR files
+        compressed, `artifacts/X.ttir.zst`, the manifest naming them so. A Run with its
+        passes keeps them plain: its logs are most of its size, and tools read its files."""
+        if self.compress and not self.manifest["extra"].get("passes_captured", True):
+            self._compress_artifacts()
+        return super().finish(code, text)
+
+    def _compress_artifacts(self) -> None:
+        folder = self.path / "artifacts"
+        renamed: dict[str, str] = {}
+        for path in sorted(folder.iterdir()) if folder.is_dir() else ():
+            if path.suffix not in IR_SUFFIXES or path.is_symlink() or not path.is_file():
+                continue
+            packed = path.with_name(path.name + ".zst")
+            compress_log(path, packed, pack_level(path.stat().st_size))
+            path.unlink()
+            renamed[self.relative(path) or ""] = self.relative(packed) or ""
+        if renamed:
+            _rename_in(self.manifest, renamed)
 
     @classmethod
     def create(
@@ -83,6 +114,22 @@ class RunWriter(runs.RunWriter):
         writer = super().create(name, manifest, out, root=root)
         assert isinstance(writer, RunWriter)
         return writer
+
+
+def _rename_in(manifest: dict[str, Any], renamed: Mapping[str, str]) -> None:
+    """Point every record of `manifest` that names a file of `renamed` at its new name."""
+    for stage in manifest.get("stages", []):
+        if stage.get("artifact") in renamed:
+            stage["artifact"] = renamed[stage["artifact"]]
+    extra = manifest.get("extra") or {}
+    inputs = extra.get("stage_inputs")
+    if isinstance(inputs, dict):
+        extra["stage_inputs"] = {k: renamed.get(v, v) for k, v in inputs.items()}
+    if isinstance(extra.get("triton_files"), list):
+        extra["triton_files"] = [renamed.get(v, v) for v in extra["triton_files"]]
+    for planned in extra.get("planned_stages") or []:
+        if planned.get("input_from") in renamed:
+            planned["input_from"] = renamed[planned["input_from"]]
 
 
 def update_extra(run: Run, fields: Mapping[str, Any]) -> Run:

@@ -86,6 +86,9 @@ def test_patched_reductions_skip_the_element_walk(monkeypatch: pytest.MonkeyPatc
         return original(self, data)
 
     monkeypatch.setattr(interpreter.ReduceOps, "generic_reduce", counting)
+    from ascend_ir_lab.toolchains.ascend import interpret_parallel
+
+    monkeypatch.setattr(interpret_parallel, "_cores", lambda: 1)  # counted in this process
     fast = _launch_row_stats()
     assert walked == []
     # and the walk, where the numpy reduction is not given, computes the same values

@@ -73,3 +73,26 @@ def test_launches_that_change_memory_are_always_interpreted() -> None:
         assert torch.allclose(y, x * 5)
     assert not any(AGAIN in ln.note for ln in cap.launches)
     assert len(cap.launches) == 5
+
+
+def test_a_fixed_point_is_forgotten_when_one_byte_changes_behind_torch() -> None:
+    import torch
+
+    from ascend_ir_lab.toolchains.common.interpret_repeat import Repeats
+
+    repeats = Repeats()
+    y, x = torch.zeros(1000), torch.randn(1000)
+    args = (y, x, 1000)
+    key = repeats.key(scale_rows, (4,), args, {"BLOCK": 256})
+    assert repeats.before(key, args, {}) is None  # seen once: nothing copied yet
+    y.copy_(x * 2)  # what the first launch wrote
+    again = repeats.before(key, args, {})
+    assert again is not None
+    repeats.note(key, again, args, {})  # the second left the bytes as they were
+    assert repeats.seen(key, args, {})
+    kept = float(x[999])
+    x.numpy()[999] = kept + 1.0  # through numpy: torch's version counter does not move
+    assert not repeats.seen(key, args, {})
+    x.numpy()[999] = kept
+    assert repeats.seen(key, args, {})
+    assert not repeats.seen(key, (y, x.clone(), 1000), {})  # other memory: another launch

@@ -24,6 +24,9 @@ def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[st
     from triton.runtime.errors import InterpreterError
     from triton.runtime.interpreter import InterpretedFunction
 
+    from ascend_ir_lab.toolchains.ascend.interpret_fast import direct_memory, tensor_spans
+    from ascend_ir_lab.toolchains.ascend.interpret_parallel import run_programs
+
     params = list(getattr(fn, "params", []))
     values = dict(zip([p.name for p in params], args, strict=False))
     # compile options (multibuffer=...) mean nothing to the interpreter
@@ -31,16 +34,23 @@ def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[st
     # every parameter by position: the interpreter takes keywords named like launch options
     # (num_stages=..., num_warps=...) for options, not for the kernel's own parameters
     call_args = [_as_tensor(values[p.name] if p.name in values else p.default) for p in params]
-    with debug_switches(interpret=True), _language_restored() as interpreted:
+    with (
+        debug_switches(interpret=True),
+        _language_restored() as interpreted,
+        direct_memory(tensor_spans(call_args)),
+    ):
         kernel = InterpretedFunction(_interpretable(getattr(fn, "fn", fn)))
         interpreted.append(kernel)
         try:
-            kernel[grid](*call_args)
+            run_programs(kernel, grid, call_args)
         except InterpreterError as exc:
             where = _kernel_line(exc)
             if not where:
                 raise
-            raise InterpreterError(f"{exc} at {where}") from exc
+            raise InterpreterError(
+                f"{exc}; Triton's CPU interpreter runs the kernel's code as Python (as plain"
+                f" TRITON_INTERPRET=1 does), and Python fails at {where}"
+            ) from exc
 
 
 def _kernel_line(exc: BaseException) -> str:
@@ -49,10 +59,11 @@ def _kernel_line(exc: BaseException) -> str:
     import linecache
     import traceback
 
-    skip = ("/triton/", "/numpy/", "/torch/", "/ascend_ir_lab/", "<")
+    skip = ("/triton/", "/numpy/", "/torch/", "/ascend_ir_lab/")
     cause = exc.__cause__ or exc
+    # a notebook cell's code is named "<ipython-input-...>": kept, as linecache has its lines
     frames = [f for f in traceback.extract_tb(cause.__traceback__) if not any(
-        s in f.filename for s in skip)]  # fmt: skip
+        s in f.filename for s in skip) and linecache.getline(f.filename, f.lineno or 0)]  # fmt: skip
     if not frames:
         return ""
     frame = frames[-1]
@@ -98,6 +109,7 @@ def _language_restored() -> Iterator[list[Any]]:
     import triton.language as tl
     from triton.runtime.interpreter import InterpretedFunction
 
+    from ascend_ir_lab.toolchains.ascend.interpret_fast import cheap_dtypes
     from ascend_ir_lab.toolchains.ascend.interpret_ops import npu_ops
     from ascend_ir_lab.toolchains.ascend.interpret_reduce import fast_reductions
 
@@ -107,7 +119,13 @@ def _language_restored() -> Iterator[list[Any]]:
     saved = [(o, dict(vars(o))) for o in objects]
     made: list[Any] = []
     try:
-        with _jit_calls_interpreted(made), _interpreter_fixed(), fast_reductions(), npu_ops():
+        with (
+            _jit_calls_interpreted(made),
+            _interpreter_fixed(),
+            fast_reductions(),
+            npu_ops(),
+            cheap_dtypes(),
+        ):
             yield made
     finally:
         for function in made:

@@ -243,13 +243,13 @@ class LaunchCapture(Capture):
         self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch
     ) -> None:
         key = self._repeats.key(fn, grid, args, kwargs)
-        before = self._repeats.memory(args, kwargs) if key is not None else ""
-        if self._repeats.seen(key, before):
+        if self._repeats.seen(key, args, kwargs):
             launch.interpreted = True
             launch.note += (
                 "; the same launch left this memory unchanged before: not interpreted again"
             )
             return
+        before = self._repeats.before(key, args, kwargs)
         try:
             interpret_launch(fn, grid, args, kwargs)
             launch.interpreted = True
@@ -258,8 +258,7 @@ class LaunchCapture(Capture):
             launch.interpret_error = exc
             launch.note += f"; the CPU interpreter failed: {type(exc).__name__}: {exc}"
             return
-        if key is not None:
-            self._repeats.note(key, before, self._repeats.memory(args, kwargs))
+        self._repeats.note(key, before, args, kwargs)
 
     def _say(self, event: str, info: dict[str, Any]) -> None:
         super()._say(event, {**info, "sweep": self._step} if self._step else info)

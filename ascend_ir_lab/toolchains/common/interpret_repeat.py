@@ -9,14 +9,16 @@ as it found it (a fixed point: the second `softmax(x) -> y` onto the same `y`), 
 on the same bytes would leave them as they are again, and running it is skipped: what the
 script reads afterwards is what the interpreter would have written.
 
-`Repeats.seen(...)` answers before a launch, `Repeats.note(...)` learns after it. Launches
-with arguments it cannot identify (objects other than tensors, numpy arrays and plain
-scalars) are always interpreted.
+`Repeats.seen(...)` answers before a launch, `Repeats.before(...)` keeps a copy of the memory
+it will run on and `Repeats.note(...)` learns after it. Memory is compared byte for byte
+(`memcmp` of each storage against the copy, memory speed, no hashing); a copy is taken only
+from a launch's second occurrence on (a launch seen once cannot have been a fixed point), and
+only the last few fixed points are kept. Launches with arguments it cannot identify (objects
+other than tensors, numpy arrays and plain scalars) are always interpreted.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -49,11 +51,67 @@ def _identity(value: Any) -> Any:
     raise KeyError(type(value).__name__)
 
 
+_KEEP = 8  # fixed points remembered (the latest ones)
+_KEEP_BYTES = 1 << 30  # and at most this much memory copied for them
+
+
+def _storages(args: Sequence[Any], kwargs: Mapping[str, Any]) -> list[Any]:
+    """Each distinct storage the launch's tensors live in, as a flat uint8 tensor over it."""
+    import torch
+
+    seen: set[int] = set()
+    out = []
+    for value in [*args, *kwargs.values()]:
+        tensor = _tensor(value)
+        if tensor is None:
+            continue
+        storage = tensor.untyped_storage()
+        if storage.data_ptr() in seen:
+            continue
+        seen.add(storage.data_ptr())
+        out.append(torch.empty(0, dtype=torch.uint8, device=tensor.device).set_(storage))
+    return out
+
+
+def _memcmp() -> Any:
+    import ctypes
+
+    compare = ctypes.CDLL(None).memcmp
+    compare.argtypes = (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
+    compare.restype = ctypes.c_int
+    return compare
+
+
+class Snapshot:
+    """A copy of the bytes of every storage a launch's tensors live in."""
+
+    def __init__(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
+        self.copies = [(raw.data_ptr(), raw.cpu().clone()) for raw in _storages(args, kwargs)]
+        self.nbytes = sum(int(c.numel()) for _, c in self.copies)
+
+    def matches(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> bool:
+        """Whether the launch's memory now holds exactly these bytes."""
+        now = _storages(args, kwargs)
+        if [r.data_ptr() for r in now] != [p for p, _ in self.copies]:
+            return False
+        compare = _memcmp()
+        for raw, (_, copy) in zip(now, self.copies, strict=True):
+            if raw.numel() != copy.numel():
+                return False
+            if raw.device.type != "cpu":
+                if not bool(raw.cpu().equal(copy)):
+                    return False
+            elif raw.numel() and compare(raw.data_ptr(), copy.data_ptr(), raw.numel()):
+                return False
+        return True
+
+
 class Repeats:
-    """The (launch, memory) pairs seen to leave their memory unchanged."""
+    """The launches seen to leave their memory unchanged, with the bytes they left."""
 
     def __init__(self) -> None:
-        self._fixed: set[tuple[Any, str]] = set()
+        self._fixed: dict[Any, Snapshot] = {}
+        self._met: set[Any] = set()
 
     @staticmethod
     def key(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
@@ -68,30 +126,28 @@ class Repeats:
         except (KeyError, TypeError):
             return None
 
-    @staticmethod
-    def memory(args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
-        """A digest of the bytes of every storage the launch's tensors live in."""
-        import torch
+    def seen(self, key: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> bool:
+        """Whether this launch, on the memory it would run on now, is known to change nothing."""
+        fixed = self._fixed.get(key) if key is not None else None
+        return fixed is not None and fixed.matches(args, kwargs)
 
-        digest = hashlib.blake2b(digest_size=16)
-        seen: set[int] = set()
-        for value in [*args, *kwargs.values()]:
-            tensor = _tensor(value)
-            if tensor is None:
-                continue
-            storage = tensor.untyped_storage()
-            if storage.data_ptr() in seen:
-                continue
-            seen.add(storage.data_ptr())
-            raw = torch.empty(0, dtype=torch.uint8, device=tensor.device).set_(storage)
-            digest.update(raw.cpu().numpy().data)
-        return digest.hexdigest()
+    def before(self, key: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Snapshot | None:
+        """A copy of the memory the launch runs on, from its second occurrence on (else None)."""
+        if key is None:
+            return None
+        if key not in self._met:
+            self._met.add(key)
+            return None
+        return Snapshot(args, kwargs)
 
-    def seen(self, key: Any, memory: str) -> bool:
-        """Whether this launch on this memory is known to change nothing."""
-        return key is not None and (key, memory) in self._fixed
-
-    def note(self, key: Any, before: str, after: str) -> None:
-        """Learn from a launch that ran: a fixed point when nothing changed."""
-        if key is not None and before == after:
-            self._fixed.add((key, before))
+    def note(self, key: Any, before: Snapshot | None, args: Sequence[Any],
+             kwargs: Mapping[str, Any]) -> None:  # fmt: skip
+        """Learn from a launch that ran: a fixed point when its memory is as it was."""
+        if key is None or before is None or not before.matches(args, kwargs):
+            return
+        self._fixed.pop(key, None)
+        self._fixed[key] = before
+        while len(self._fixed) > _KEEP or (
+            len(self._fixed) > 1 and sum(s.nbytes for s in self._fixed.values()) > _KEEP_BYTES
+        ):
+            self._fixed.pop(next(iter(self._fixed)))

@@ -1,0 +1,140 @@
+"""Per-op costs of Triton's CPU interpreter cut where the result cannot change.
+
+Loads and stores: the interpreter moves every element through its own pointer, one at a
+time (a 12k-element load costs a third of a millisecond). `direct_memory(spans)` moves a
+block whose pointers are consecutive elements lying inside one of the launch's tensors
+(`spans`: their storages' byte ranges) as one numpy copy of that memory: the same bytes,
+masked elements as the interpreter fills them (`other`, or zeros); any other block, and
+every small one, goes the interpreter's own way.
+
+Triton 3.2's interpreter maps a Triton dtype to its numpy dtype (`_get_np_dtype`) by
+building a table of 19 dtypes, each hashed through Python, on every call: about a tenth of
+each op's time in a kernel of scalar loads and small blocks, called several times per op.
+`cheap_dtypes()` answers each dtype from a table built once, keyed by the dtype's name (as
+Triton's own dtype equality is); the answers are the original function's, asked once per
+name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["cheap_dtypes", "direct_memory", "tensor_spans"]
+
+_SMALL = 64  # elements: below this the interpreter's own loop is as quick
+
+
+@contextlib.contextmanager
+def cheap_dtypes() -> Iterator[None]:
+    """For the block, the interpreter's `_get_np_dtype` answers from a table (see the module
+    docstring); as it was afterwards."""
+    import numpy as np
+    import triton.language as tl
+    from triton.runtime import interpreter
+
+    original = interpreter._get_np_dtype
+    pointer, block = tl.pointer_type, tl.block_type
+    address = np.dtype(np.uint64)
+    known: dict[str, Any] = {}
+
+    def get_np_dtype(tt_dtype: Any) -> Any:
+        if isinstance(tt_dtype, block):
+            tt_dtype = tt_dtype.element_ty
+        if isinstance(tt_dtype, pointer):
+            return address
+        name = getattr(tt_dtype, "name", None)
+        found = known.get(name) if isinstance(name, str) else None
+        if found is None:
+            found = original(tt_dtype)
+            if isinstance(name, str) and type(tt_dtype) is tl.dtype:
+                known[name] = found
+        return found
+
+    interpreter._get_np_dtype = get_np_dtype
+    try:
+        yield
+    finally:
+        interpreter._get_np_dtype = original
+
+
+def tensor_spans(args: Any) -> list[tuple[int, int]]:
+    """The byte ranges `[lo, hi)` of the storages of the CPU tensors among `args`."""
+    import torch
+
+    spans = []
+    for value in args:
+        if isinstance(value, torch.Tensor) and value.device.type == "cpu":
+            storage = value.untyped_storage()
+            spans.append((storage.data_ptr(), storage.data_ptr() + storage.nbytes()))
+    return spans
+
+
+def _block(ptrs: Any, spans: Any) -> Any:
+    """numpy view of the memory a block of consecutive pointers covers, or None."""
+    import ctypes
+
+    import numpy as np
+    from triton.runtime import interpreter
+
+    flat = ptrs.data.reshape(-1)
+    dtype = interpreter._get_np_dtype(ptrs.get_element_ty())
+    if flat.size < _SMALL or dtype.itemsize * 8 != ptrs.get_element_ty().primitive_bitwidth:
+        return None
+    lo = int(flat[0])
+    hi = lo + flat.size * dtype.itemsize
+    if int(flat[-1]) != hi - dtype.itemsize or not any(a <= lo and hi <= b for a, b in spans):
+        return None
+    if not (np.diff(flat) == dtype.itemsize).all():
+        return None
+    raw = (ctypes.c_char * (hi - lo)).from_address(lo)
+    return np.frombuffer(raw, dtype=dtype).reshape(ptrs.data.shape)
+
+
+def _mask(mask: Any) -> Any:
+    """The mask's boolean array (block-pointer loads and stores pass a bare numpy array)."""
+    import numpy as np
+
+    return mask if isinstance(mask, np.ndarray) else np.asarray(mask.data)
+
+
+@contextlib.contextmanager
+def direct_memory(spans: Any) -> Iterator[None]:
+    """For the block, loads and stores of consecutive elements inside `spans` (byte ranges
+    `[lo, hi)` of the launch's tensors) copy memory with numpy (see the module docstring)."""
+    import numpy as np
+    from triton.runtime import interpreter
+
+    builder = interpreter.InterpreterBuilder
+    load, store = builder.create_masked_load, builder.create_masked_store
+    ranges = list(spans)
+
+    def masked_load(self: Any, ptrs: Any, mask: Any, other: Any, *rest: Any) -> Any:
+        view = _block(ptrs, ranges)
+        through = _mask(mask)
+        if view is None or through.shape != view.shape:
+            return load(self, ptrs, mask, other, *rest)
+        if through.all():
+            return interpreter.TensorHandle(view.copy(), ptrs.get_element_ty())
+        fill = np.zeros((), view.dtype) if other is None else other.data.astype(view.dtype)
+        out = np.where(through, view, fill)
+        return interpreter.TensorHandle(out, ptrs.get_element_ty())
+
+    def masked_store(self: Any, ptrs: Any, value: Any, mask: Any, *rest: Any) -> Any:
+        view = _block(ptrs, ranges)
+        through = _mask(mask)
+        if (
+            view is None
+            or value.data.dtype.itemsize != view.dtype.itemsize
+            or not (value.data.shape == through.shape == view.shape)
+        ):
+            return store(self, ptrs, value, mask, *rest)
+        np.copyto(view, value.data.view(view.dtype), where=through)
+        return None
+
+    builder.create_masked_load, builder.create_masked_store = masked_load, masked_store
+    try:
+        yield
+    finally:
+        builder.create_masked_load, builder.create_masked_store = load, store

@@ -104,7 +104,9 @@ def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> 
             _add_banner(out, data, start, body_start, header, stage, log_id, index - 1)
             _add_text(out, data, body_start, region_end, stage, log_id, index - 1)
             continue
-        dump = _dump(data, header, stage, log_id, index, start, body_start, region_end)
+        dump = _plain_dump(data, header, stage, log_id, index, start, body_start, region_end)
+        if dump is None:
+            dump = _dump(data, header, stage, log_id, index, start, body_start, region_end)
         dumps.append(dump)
         segments.append(Segment("dump", start, dump.end, index))
         if dump.end < region_end:
@@ -116,6 +118,44 @@ def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> 
             )
         index += 1
     return out
+
+
+def _plain_dump(
+    data: bytes, header: Header, stage: str, log_id: int, index: int,
+    start: int, body_start: int, region_end: int,
+) -> Dump | None:  # fmt: skip
+    """The common MLIR Dump in a few slices, or None for `_dump` to read: IR whose last line
+    closes it (`}`, an alias) with only blank lines after it, and a body that opens with its
+    top-level op (`module {`, `func.func @f(...)`), whose scope is read once per line."""
+    if header.family != "mlir" or region_end - body_start < 2:
+        return None
+    tail = data[max(body_start, region_end - 256) : region_end]
+    stripped = tail.rstrip(b"\r\n")
+    nl = stripped.rfind(b"\n")
+    if len(stripped) == len(tail) or nl < 0 or not stripped.startswith(_ENDS_MLIR, nl + 1):
+        return None
+    body_end = region_end - (len(tail) - len(stripped)) + 1
+    scope = header.scope
+    if scope == "builtin.module" or data[body_start : body_start + 7] == b"module ":
+        holds = "builtin.module"
+    else:
+        first = data[body_start : body_start + 512]
+        eol = first.find(b"\n")
+        line = first[: eol if eol >= 0 else len(first)]
+        holds = _FIRST_OP.get(line) or ""
+        if not holds:
+            holds = infer_scope(data, body_start, body_end, "mlir")
+            if len(_FIRST_OP) < 4096 and _OPENS_WITH_OP.match(line) and eol >= 0:
+                _FIRST_OP[line] = holds
+    return Dump(
+        index, stage, header.pass_name, header.arg, header.options, header.phase,
+        scope or holds, "mlir", log_id, start, body_start, body_end, region_end, False, holds,
+    )  # fmt: skip
+
+
+# First lines of bodies that open with their top-level op, and the scope each one names.
+_FIRST_OP: dict[bytes, str] = {}
+_OPENS_WITH_OP = re.compile(rb"[^#!\s]")
 
 
 def _dump(

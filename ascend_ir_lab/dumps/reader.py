@@ -35,11 +35,14 @@ class LogIndex:
 # Every header and banner line holds one of these (`IR Dump`, `IR Pass`, `IR Deleted After`);
 # the match runs on to the end of its line.
 _CANDIDATE = re.compile(rb"IR (?:Dump|Pass |Deleted After )")
-_CANDIDATE_LINE = re.compile(rb"IR (?:Dump|Pass |Deleted After )[^\n]*")
+CANDIDATE_LINE = re.compile(rb"IR (?:Dump|Pass |Deleted After )[^\n]*")
 
 
-def find_headers(data: bytes) -> Iterator[tuple[int, int, Header]]:
-    """Yield (line_start, line_end_incl_newline, Header) for each header line, in order.
+def find_headers(
+    data: bytes, lo: int = 0, hi: int | None = None
+) -> Iterator[tuple[int, int, Header]]:
+    """Yield (line_start, line_end_incl_newline, Header) for each header line, in order
+    (those in [lo, hi) when given: `lo` a line start, `hi` one or the end).
 
     Banners (headers of passes that printed no IR) are yielded too: they end the IR before them.
     """
@@ -48,7 +51,7 @@ def find_headers(data: bytes) -> Iterator[tuple[int, int, Header]]:
         yield from _find_in_blocks(data, cache)
         return
     rfind, size = data.rfind, len(data)
-    for m in _CANDIDATE_LINE.finditer(data):
+    for m in CANDIDATE_LINE.finditer(data, lo, size if hi is None else hi):
         stop = m.end()
         start = rfind(b"\n", 0, m.start()) + 1
         end = stop + 1 if stop < size else size
@@ -91,10 +94,18 @@ def _find_in_blocks(
 
 def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> LogIndex:
     """Index `data` (bytes or mmap) into Dumps and Messages; lossless by construction."""
+    return index_part(data, 0, len(data), stage=stage, log_id=log_id, first_index=first_index)
+
+
+def index_part(
+    data: bytes, lo: int, hi: int, *, stage: str, log_id: int, first_index: int = 0
+) -> LogIndex:
+    """Index [lo, hi) of `data`: `lo` 0 or a header line's start, `hi` the next part's first
+    header line or the end of the log (only the last part warns of a truncated last Dump)."""
     out = LogIndex()
-    headers = list(find_headers(data))
-    size = len(data)
-    _add_text(out, data, 0, headers[0][0] if headers else size, stage, log_id, first_index - 1)
+    headers = list(find_headers(data, lo, hi))
+    size = hi
+    _add_text(out, data, lo, headers[0][0] if headers else size, stage, log_id, first_index - 1)
     dumps, segments = out.dumps, out.segments
     index = first_index
     last = len(headers) - 1
@@ -111,7 +122,7 @@ def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> 
         segments.append(Segment("dump", start, dump.end, index))
         if dump.end < region_end:
             _add_text(out, data, dump.end, region_end, stage, log_id, index)
-        if dump.truncated and n == last:
+        if dump.truncated and n == last and hi == len(data):
             out.warnings.append(
                 f"stage {stage}: the last dump ({header.pass_name}) is truncated: "
                 "the log ends in the middle of its IR"

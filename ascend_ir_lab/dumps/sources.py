@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import mmap
 import os
 from pathlib import Path
@@ -258,6 +257,8 @@ def _open_stage_folder(folder: Path) -> Timeline:
 
 
 def _triton_metadata(folder: Path) -> dict[str, Any]:
+    import json  # only for a Triton cache or dump folder
+
     for f in sorted(folder.glob("*.json")):
         if f.name.startswith("__grp__") or not (regular_file(f) and is_inside(folder, f)):
             continue

@@ -2,9 +2,10 @@
 indexed by a forked copy of this process, the parts joined as one serial read gives them.
 
 Only where it pays and is safe: a log of at least PARALLEL_FROM bytes, held whole or
-mapped (not blocks decompressed on demand), `os.fork` available, more than one CPU for this process, and no other thread
-running in it (a thread could hold a lock the forked copy would wait on forever). A part
-whose process fails is indexed here; a log that cannot be split is read serially.
+mapped (not blocks decompressed on demand), `os.fork` available, CPUs of this process that
+other work leaves idle, and no other thread running in it (a thread could hold a lock the
+forked copy would wait on forever). A part whose process fails is indexed here; a log that
+cannot be split is read serially.
 """
 
 from __future__ import annotations
@@ -49,13 +50,19 @@ def index_in_parts(
 
 
 def _part_count(size: int) -> int:
+    """One part per idle CPU: where other work keeps every core busy, more processes only
+    add their own cost (the load average says how busy the cores are)."""
+    if size < PARALLEL_FROM:
+        return 1
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
-    if size < PARALLEL_FROM:
-        return 1
-    return max(1, min(cpus, size // PART_BYTES, MAX_PARTS))
+    try:
+        idle = int(cpus - os.getloadavg()[0])
+    except OSError:
+        idle = cpus
+    return max(1, min(cpus, 1 + idle, size // PART_BYTES, MAX_PARTS))
 
 
 def _can_fork() -> bool:

@@ -62,3 +62,12 @@ def test_small_or_threaded_is_serial(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(threading, "active_count", lambda: 2)
     assert parallel.index_in_parts(_mixed(), stage="log", log_id=0, parts=3) is None
+
+
+def test_busy_cores_get_no_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (9.0, 9.0, 9.0))
+    assert parallel._part_count(1 << 30) == 1
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.0, 1.0, 1.0))
+    assert parallel._part_count(1 << 30) == 4
+    assert parallel._part_count(96 << 20) == 3  # a part is at least PART_BYTES

@@ -2,9 +2,9 @@
 
 triton-ascend adds ops to `triton.language` (`tl.gather`, `tl.flip`, `tl.sort`,
 `tl.extract_slice`, `tl.insert_slice`, `tl.get_element`, `tl.math.tanh`, float `%`,
-`tl.compile_hint`, `tl.sync_block_*`, and math functions it calls as `__hmf_*` externs:
-tanh, tan, atan, log1p, pow, ...) whose builder calls Triton 3.2's interpreter does not
-have: under plain `TRITON_INTERPRET=1` a kernel using one fails with "'InterpreterBuilder'
+`tl.compile_hint`, `tl.sync_block_*`, atomics of every element type, `~` on bools,
+`tl.dot` of any size, and math functions it calls as `__hmf_*` externs: tanh, tan, atan,
+log1p, pow, ...) whose builder calls Triton 3.2's interpreter does not have: under plain `TRITON_INTERPRET=1` a kernel using one fails with "'InterpreterBuilder'
 object has no attribute 'create_gather'". `npu_ops()` gives the interpreter's builder those
 calls for the block, computed with numpy as the ops are defined (gather along an axis, flip
 and sort along a dim, strided slices, C `fmod` for float `%`); compile hints and
@@ -16,6 +16,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from ascend_ir_lab.toolchains.ascend.interpret_atomics import atomic_ops
 
 __all__ = ["npu_ops"]
 
@@ -50,7 +52,22 @@ def _ops(handle: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
         "get_bool_attr": same,
         "get_int32_attr": same,
         "get_unit_attr": nothing,
+        **_type_ops(),
     }
+
+
+def _type_ops() -> dict[str, Callable[..., Any]]:
+    """The element types the frontend asks the builder for that Triton 3.2's interpreter
+    lacks: `~x` on a bool tensor asks for int1."""
+    import triton.language as tl
+
+    def int1(self: Any) -> Any:
+        return tl.int1
+
+    def void(self: Any) -> Any:
+        return tl.void
+
+    return {"get_int1_ty": int1, "get_void_ty": void}
 
 
 def _array_ops(handle: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
@@ -166,9 +183,44 @@ def npu_ops() -> Iterator[None]:
             setattr(builder, name, method)
     original = builder.create_extern_elementwise
     builder.create_extern_elementwise = _extern(original, interpreter)
+    widened = {**atomic_ops(builder, interpreter.TensorHandle), **_all_ones(builder, interpreter)}
+    kept = {name: getattr(builder, name) for name in widened}
+    for name, method in widened.items():
+        setattr(builder, name, method)
+    codegen = interpreter.interpreter_builder.codegen_fns
+    saved_codegen = dict(codegen)
+    codegen.update(_npu_codegen())
     try:
         yield
     finally:
+        codegen.clear()
+        codegen.update(saved_codegen)
         builder.create_extern_elementwise = original
+        for name, method in kept.items():
+            setattr(builder, name, method)
         for name in added:
             delattr(builder, name)
+
+
+def _npu_codegen() -> dict[str, Any]:
+    """triton-ascend's own shape bounds for `tl.dot` (any size), in place of the
+    interpreter's GPU ones (16 x 16 x 16 at least)."""
+    try:
+        from triton.backends.ascend.compiler import min_dot_size
+    except ImportError:
+        return {}
+    return {"min_dot_size": min_dot_size(None)}
+
+
+def _all_ones(builder: Any, interpreter: Any) -> dict[str, Callable[..., Any]]:
+    """`get_all_ones_value` for bools too (`~mask` is `mask ^ all-ones`)."""
+    import numpy as np
+
+    original = builder.get_all_ones_value
+
+    def all_ones(self: Any, type: Any) -> Any:
+        if interpreter._get_np_dtype(type) == np.bool_:
+            return interpreter.TensorHandle(np.full(1, True), type.scalar)
+        return original(self, type)
+
+    return {"get_all_ones_value": all_ones}

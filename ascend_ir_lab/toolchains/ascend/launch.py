@@ -78,9 +78,11 @@ class LaunchCapture(Capture):
             # reported, not raised: the cell goes on as with any launch taken over
             self.errors.append(exc)
             self._say("error", {"kernel": name, "error": exc})
-            return (
-                original(fn, *args, grid=grid, warmup=warmup, **kwargs) if npu_available() else None
-            )
+            if npu_available():
+                return original(fn, *args, grid=grid, warmup=warmup, **kwargs)
+            if self.interpret and not warmup:
+                self._interpret_unspecialised(fn, grid, args, kwargs, exc)
+            return None
         launch = Launch(name, launch_grid(grid, fn, args, kwargs), spec.signature, spec.constexprs)
         self.launches.append(launch)
         if self.kernels is None or name in self.kernels:
@@ -114,6 +116,19 @@ class LaunchCapture(Capture):
         if self.interpret:
             self._interpret(fn, launch.grid, args, kwargs, launch)  # the grid as triton reads it
         self._say("launch", {"launch": launch})
+
+    def _interpret_unspecialised(
+        self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], exc: InputError
+    ) -> None:
+        """A call triton's launch path refuses (no Run) still runs in the CPU interpreter,
+        as plain `TRITON_INTERPRET=1` runs it: the script's checks see its results."""
+        try:
+            shape = launch_grid(grid, fn, args, kwargs)
+        except Exception:  # noqa: BLE001 - no grid, nothing to interpret; the error stands
+            return
+        launch = Launch(kernel_name(fn), shape, {}, {}, error=exc)
+        self.launches.append(launch)
+        self._skip(fn, grid, args, kwargs, launch)
 
     def _handle_launch(
         self, fn: Any, spec: Specialisation

@@ -5,7 +5,9 @@ Inside `virtual_npu(target=...)`:
   NPU (`torch_npu.npu_fusion_attention`, `torch_npu.profiler...`) raise `NPUOnlyError`
   naming the op;
 - `device='npu'`, `'npu:0'`, `torch.device('npu')`, `.npu()`, `.to('npu')` give CPU tensors
-  (a `torch.overrides.TorchFunctionMode` maps NPU devices to the CPU);
+  (a `torch.overrides.TorchFunctionMode` maps NPU devices to the CPU); an op the CPU lacks
+  for a type (`bool // bool`, `torch.rand(dtype=torch.int32)`) is computed in a wider type
+  and given back in its own;
 - `torch.npu` (current_device, set_device, device_count, synchronize, current_stream,
   Event, get_device_name, is_available, ...) is a registered device module;
 - `triton.runtime.driver.active` answers for the target (`toolchains.ascend.virtual_driver`).
@@ -90,9 +92,51 @@ def _device_mode() -> Any:
             kwargs = dict(kwargs or {})
             if "device" in kwargs:
                 kwargs["device"] = _cpu(kwargs["device"])
-            return func(*(_cpu(a) for a in args), **kwargs)
+            args = tuple(_cpu(a) for a in args)
+            try:
+                return func(*args, **kwargs)
+            except NotImplementedError as exc:
+                return _widened(func, args, kwargs, exc)
 
     return CPUForNPU()
+
+
+_CPU_LACKS = re.compile(r"not implemented for '(Bool|Half|BFloat16|Char|Short|Int|Long)'")
+_IN_PLACE = re.compile(
+    r"(?!__)\w+_|__i(add|sub|mul|truediv|floordiv|mod|pow|and|or|xor|[lr]shift)__"
+)
+
+
+def _widened(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], exc: Exception) -> Any:
+    """An op the CPU lacks for a type the NPU has it for (`bool // bool`, some half-precision
+    kernels, `torch.rand(..., dtype=torch.int32)`): computed in the next wider type the CPU
+    has, the result in the op's own type. Integer types widen only where the type is asked
+    for (`dtype=`); in-place ops and other failures raise as they did."""
+    import torch
+
+    found = _CPU_LACKS.search(str(exc))
+    if found is None or _IN_PLACE.fullmatch(str(getattr(func, "__name__", ""))):
+        raise exc
+    dtype = {"Bool": torch.bool, "Half": torch.float16, "BFloat16": torch.bfloat16,
+             "Char": torch.int8, "Short": torch.int16, "Int": torch.int32,
+             "Long": torch.int64}[found.group(1)]  # fmt: skip
+    if dtype.is_floating_point or dtype == torch.bool:
+        wide = torch.uint8 if dtype == torch.bool else torch.float32
+    elif kwargs.get("dtype") == dtype:
+        wide = torch.float64
+    else:
+        raise exc
+
+    def up(value: Any) -> Any:
+        if value is dtype:
+            return wide
+        is_narrow = isinstance(value, torch.Tensor) and value.dtype == dtype
+        return value.to(wide) if is_narrow else value
+
+    out = func(*(up(a) for a in args), **{k: up(v) for k, v in kwargs.items()})
+    if isinstance(out, torch.Tensor) and out.dtype == wide:
+        return out.to(dtype)
+    return out
 
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):

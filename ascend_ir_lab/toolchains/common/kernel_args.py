@@ -68,7 +68,9 @@ def _known_dtypes() -> set[str] | None:
             table = importlib.import_module(module).type_canonicalisation_dict
         except (ImportError, AttributeError):
             continue
-        return {k for k in table if not k.startswith(("fp", "bf", "i", "u")) or "int" in k}
+        # torch's names (bfloat16, int32), not triton's own (bf16, i32)
+        return {k for k in table if not k.startswith(("fp", "bf", "i", "u")) or "int" in k
+                or "float" in k}  # fmt: skip
     return None
 
 

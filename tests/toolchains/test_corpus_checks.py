@@ -1,0 +1,131 @@
+"""NPU-host pytest files of the kind test suites ship, run unmodified under
+`ascend-ir-lab capture -- python -m pytest ...` on this CPU-only host (virtual NPU, real
+triton-ascend, real bishengir, Triton's CPU interpreter). The files are tests/kernels/corpus,
+written the way such suites are; each test here is about one thing those files need."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import triton
+import triton.language as tl
+
+from ascend_ir_lab.runs import Run
+from ascend_ir_lab.toolchains.ascend.launch import interpret_launch
+from tests.toolchains.conftest import needs_ascend
+
+pytestmark = [pytest.mark.ascend, needs_ascend]
+
+CORPUS = Path(__file__).resolve().parents[1] / "kernels" / "corpus"
+FILES = ["check_atomic_narrow.py", "check_constexpr_objects.py", "check_bool_ops.py"]
+
+
+@pytest.fixture(scope="module")
+def captured(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The files, copied where a user keeps them, under one `capture` of pytest."""
+    folder = tmp_path_factory.mktemp("suite")
+    shutil.copytree(CORPUS, folder, dirs_exist_ok=True)
+    runs = folder / "runs"
+    cmd = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(runs), "--",
+           sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", *FILES]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=folder)
+    text = done.stdout + done.stderr
+    verdicts = dict(
+        (test, word) for word, test in re.findall(r"^(PASSED|FAILED|ERROR) (\S+)", text, re.M)
+    )
+    data = json.loads((runs / "capture.json").read_text())
+    found = [Run(runs / name) for name in data["runs"]]
+    return {"text": text, "verdicts": verdicts, "runs": found, "data": data}
+
+
+def _runs(captured: dict[str, Any], kernel: str) -> list[Run]:
+    return [r for r in captured["runs"] if r.manifest["kernel"]["name"] == kernel]
+
+
+def _passed(captured: dict[str, Any], prefix: str) -> list[str]:
+    tests = {t: v for t, v in captured["verdicts"].items() if t.startswith(prefix)}
+    assert tests, captured["text"][-3000:]
+    assert set(tests.values()) == {"PASSED"}, captured["text"][-3000:]
+    return sorted(tests)
+
+
+def _complete(run: Run) -> bool:
+    stages = {s["name"] for s in run.stages}
+    return run.status == "ir-complete-no-binary" and {"ttir", "adapter", "bishengir"} <= stages
+
+
+def test_atomics_of_narrow_types_compute_in_the_interpreter(captured: dict[str, Any]) -> None:
+    """int8/int16 atomic_or, float16 atomic_max/atomic_add: the C++ interpreter has none."""
+    assert len(_passed(captured, "check_atomic_narrow.py::")) == 3
+    bits, peak = _runs(captured, "atomic_bits"), _runs(captured, "atomic_peak")
+    assert len(bits) == 2 and len(peak) == 1  # int8 and int16 are two compiles
+    assert all(_complete(r) for r in bits + peak)
+    assert {r.manifest["kernel"]["signature"]["acc_ptr"] for r in bits} == {"*i8", "*i16"}
+    assert "Unsupported data type" not in captured["text"]
+
+
+def test_a_launch_triton_refuses_still_runs_interpreted(captured: dict[str, Any]) -> None:
+    """`tl.constexpr` objects as launch arguments: triton-ascend 3.2's launch refuses them
+    (no Run, its own reason said), the interpreter runs the launch as plain
+    TRITON_INTERPRET=1 does, so the test's own check passes."""
+    _passed(captured, "check_constexpr_objects.py::")
+    assert not _runs(captured, "repeat_rows")
+    said = [f for f in captured["data"]["failures"] if "repeat_rows" in f]
+    assert said == ["InputError: repeat_rows: Callable constexpr at index M is not supported"]
+    assert "no Triton pointer type" not in captured["text"]  # bfloat16 has one
+
+
+def test_bool_tensors_invert_and_divide_as_on_the_device(captured: dict[str, Any]) -> None:
+    """`~x` on a bool tensor in the kernel (the interpreter had no all-ones bool) and torch's
+    `bool // bool` for the reference (CPU torch has no bool floor division)."""
+    assert len(_passed(captured, "check_bool_ops.py::")) == 4
+    runs = _runs(captured, "invert_mask") + _runs(captured, "floor_div")
+    assert len(runs) == 4 and all(_complete(r) for r in runs)
+    assert not [f for f in captured["data"]["failures"] if "interpreter failed" in f]
+
+
+def test_an_op_the_cpu_lacks_for_bools_is_computed_wider() -> None:
+    """Under the virtual NPU, and only there; an in-place op still says what the CPU lacks."""
+    import torch
+
+    from ascend_ir_lab.toolchains.ascend.virtual_npu import virtual_npu
+
+    a = torch.tensor([True, False, True])
+    with pytest.raises(NotImplementedError):
+        a // a
+    with virtual_npu("Ascend910B3"):
+        got = a.npu() // torch.ones(3, dtype=torch.bool, device="npu")
+        with pytest.raises(NotImplementedError, match="Bool"):
+            a.clone().floor_divide_(a)
+    assert got.dtype == torch.bool and got.tolist() == [True, False, True]
+    with pytest.raises(NotImplementedError):
+        torch.rand(4, dtype=torch.int32)
+    with virtual_npu("Ascend910B3"):
+        ints = torch.rand(4, device="npu", dtype=torch.int32)  # as torch_npu gives: [0, 1)
+        with pytest.raises(NotImplementedError, match="Int"):
+            torch.ones(2, dtype=torch.int32).uniform_()
+    assert ints.dtype == torch.int32 and ints.tolist() == [0, 0, 0, 0]
+
+
+@triton.jit
+def small_dot(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], tl.dot(a, b))
+
+
+def test_a_dot_smaller_than_a_gpu_tile_runs_interpreted() -> None:
+    """triton-ascend's dot has no 16 x 16 x 16 minimum; the interpreter takes its bound."""
+    import torch
+
+    a, b, c = torch.randn(4, 8), torch.randn(8, 2), torch.zeros(4, 2)
+    interpret_launch(small_dot, (1,), (a, b, c), {"M": 4, "N": 2, "K": 8})
+    torch.testing.assert_close(c, a @ b)

@@ -58,6 +58,24 @@ def _cli() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "ascend_ir_lab"]
 
 
+def _code_under_test(env: dict[str, str]) -> str:
+    """Where the timed processes import ascend_ir_lab from: this checkout, or refuse."""
+    probe = "import ascend_ir_lab, os; print(os.path.dirname(ascend_ir_lab.__file__))"
+    cmds = [[sys.executable, "-c", probe]]
+    script = _cli()[0]
+    if script != sys.executable:  # the console script runs under its own interpreter
+        with open(script, "rb") as f:
+            shebang = f.readline().decode(errors="replace")
+        if shebang.startswith("#!"):
+            cmds.append([shebang[2:].strip(), "-c", probe])
+    for cmd in cmds:
+        where = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+        found = Path(where.stdout.strip()).resolve()
+        if found != ROOT / "ascend_ir_lab":
+            raise SystemExit(f"{cmd[0]} imports ascend_ir_lab from {found}, not from {ROOT}")
+    return str(ROOT / "ascend_ir_lab")
+
+
 def run_once(cmd: list[str], env: dict[str, str]) -> tuple[float, int, float]:
     """Wall seconds, peak RSS (bytes) and CPU seconds of one whole process, its output
     written to a file.
@@ -100,6 +118,7 @@ def main() -> None:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
+    print(f"code: {_code_under_test(env)}")
     for size_mb in args.size_mb:
         bench_size(size_mb, env, args.repeat)
     bare = [sys.executable, "-c", "pass"]

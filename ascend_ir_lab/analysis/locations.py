@@ -101,7 +101,7 @@ def source_files(lines: Sequence[str]) -> list[str]:
     for places in line_sources(lines):
         for f, _ in places:
             counts[f] = counts.get(f, 0) + 1
-    return sorted(counts, key=lambda f: -counts[f])
+    return sorted(counts, key=lambda f: (-counts[f], f))
 
 
 class LineCensus:

@@ -63,7 +63,7 @@ class _Checker:
             for t in s.tokens:
                 self.report("leak", t.origin, "definite" if t.evs is not None else "possible",
                             f"set_flag never waited ({_evs(t.evs)})", (t.p, t.q))  # fmt: skip
-        return sorted(self.found.values(), key=lambda f: (f.line, f.kind))
+        return sorted(self.found.values(), key=Finding.sort_key)
 
     # -- control flow ----------------------------------------------------------------------
     def block(self, nodes: list[Node], states: set[State]) -> set[State]:
@@ -279,7 +279,7 @@ def check_sync(
     result.cross_core = ops
     result.distributed = [i for i, s in enumerate(lines) if _DIST.search(s)]
     _add_sources(result, lines, source_file)
-    result.findings.sort(key=lambda f: (f.line, f.kind))
+    result.findings.sort(key=Finding.sort_key)
     return result
 
 

@@ -64,7 +64,7 @@ def _counts(per_fn: dict[str, list[Any]], every: list[Any]) -> list[Finding]:
     sets = Counter((o[2], o[3]) for o in every if o[1] == "sync_block_set")
     waits = Counter((o[2], o[3]) for o in every if o[1] == "sync_block_wait")
     out = []
-    for key in sorted(set(sets) | set(waits), key=str):
+    for key in sorted(set(sets) | set(waits), key=lambda k: (k[0], sorted(k[1] or ()))):
         if sets[key] == waits[key] or key[1] is None:
             continue
         more = "sync_block_set" if sets[key] > waits[key] else "sync_block_wait"

@@ -23,6 +23,14 @@ class Finding:
     function: str = ""
     source_line: int | None = None
 
+    def sort_key(self) -> tuple[int, str, int, tuple[str, str], str, str, str, str]:
+        """Where a finding is listed: by line, kind, the other op's line, then the rest of
+        its content (a total order, so the list never follows the order the checker's sets
+        were visited in)."""
+        other = -1 if self.other_line is None else self.other_line
+        return (self.line, self.kind, other, self.pipes, self.severity, self.message,
+                self.buffer, self.function)  # fmt: skip
+
     def as_json(self) -> dict[str, Any]:
         """The viewer's and `sync --check --json`'s record (lines 1-based)."""
         return {

@@ -20,8 +20,9 @@ class Token:
     slot: int = 0  # which of the sets an op makes (a macro op sets one flag per operand)
 
     def sort_key(self) -> tuple[str, str, tuple[int, ...], int, int]:
-        """A total order (event sets are not ordered among themselves)."""
-        evs = tuple(sorted(self.evs)) if self.evs is not None else (-9,)
+        """A total order by content (event sets are not ordered among themselves): an
+        unknown event id first, then the ids sorted."""
+        evs = (1, *sorted(self.evs)) if self.evs is not None else (0,)
         return (self.p, self.q, evs, self.origin, self.slot)
 
 

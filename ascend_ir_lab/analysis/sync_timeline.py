@@ -21,10 +21,17 @@ def final_hivm(tl: Timeline) -> Dump | None:
     """The last Dump of HIVM ops with their sync: before convert-hivm-to-std turns the
     compute ops into library calls (whose own waits and sets the checker cannot see)."""
     found = None
+    seen: dict[int, bool] = {}  # a snapshot's answer, once
     for d in tl.dumps:
         if d.label == LOWERING:
             break
-        if d.phase != "failed" and any(t in tl.raw(d) for t in _SYNC_TEXT):
+        if d.phase == "failed":
+            continue
+        snap = tl.snapshot(d)
+        has = seen.get(snap)
+        if has is None:
+            has = seen[snap] = any(tl.contains(d, t) for t in _SYNC_TEXT)
+        if has:
             found = d
     return found
 

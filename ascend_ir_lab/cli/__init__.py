@@ -25,14 +25,16 @@ _COMMAND_MODULES = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand; with `command`, with that one alone (the
+    others cost start-up for nothing), or with every one where no module has `command`."""
     parser = argparse.ArgumentParser(
         prog="ascend-ir-lab",
         description="Read, compare and share the per-pass IR of Triton / MLIR compilations.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    target: Any = subparsers if command is None else _OnlyOne(subparsers, command)
     for name in _COMMAND_MODULES:
         try:
             module = importlib.import_module(name)
@@ -40,14 +42,46 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name != name:
                 raise
             continue
-        module.register(subparsers)
+        module.register(target)
+    if command is not None and not target.found:
+        return build_parser()
     return parser
+
+
+class _OnlyOne:
+    """Subparsers that build the parser of one subcommand; every other one is skipped."""
+
+    def __init__(self, subparsers: Any, command: str) -> None:
+        self.subparsers = subparsers
+        self.command = command
+        self.found = False
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        """The real parser for the one command, a stand-in that takes anything otherwise."""
+        if name == self.command or self.command in kwargs.get("aliases", ()):
+            self.found = True
+            return self.subparsers.add_parser(name, **kwargs)
+        return _SKIPPED
+
+
+class _Skipped:
+    """A subcommand's parser that is not built: every call is taken and ignored."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._ignore
+
+    def _ignore(self, *args: Any, **kwargs: Any) -> _Skipped:
+        return self
+
+
+_SKIPPED = _Skipped()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit code (2: nothing could be read or done)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
+    args = parser.parse_args(words)
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2

@@ -48,5 +48,5 @@ def dump_record(tl: Timeline, d: Dump, state: str) -> dict[str, Any]:
     return {
         **dump_ref(d), "phase": d.phase, "changed": _CHANGED[state],
         "lines": tl.line_count(d), "truncated": d.truncated, "options": d.options,
-        "span": [d.start, d.end], "seconds": tl.seconds(d),
+        "span": [d.start, d.end], "seconds": tl.timings().get(d.index),
     }  # fmt: skip

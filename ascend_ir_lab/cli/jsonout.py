@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping
+from itertools import islice
 from typing import IO, Any
 
 try:
@@ -68,10 +69,14 @@ def _emit_item(item: Any, write: Any, indent: str) -> None:
     if isinstance(item, list | tuple) or (
         isinstance(item, Iterable) and not isinstance(item, str | bytes | Mapping)
     ):
-        first = True
-        for element in item:
-            write(("[\n" if first else ",\n") + indent + " " + _encode(element))
-            first = False
-        write("[]" if first else "\n" + indent + "]")
+        lead, sep = "[\n" + indent + " ", ",\n" + indent + " "
+        elements = iter(item)
+        while batch := list(islice(elements, _BATCH)):  # streamed, a batch a write
+            write(lead + sep.join(map(_encode, batch)))
+            lead = sep
+        write("[]" if lead[0] == "[" else "\n" + indent + "]")
     else:
         write(_encode(item))
+
+
+_BATCH = 512  # list elements encoded per write

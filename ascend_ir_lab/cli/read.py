@@ -190,7 +190,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     warn(tl)
     print(_summary(tl, flags))
     width = max((len(d.label) for d in dumps), default=4)
-    timed = [s for s in (tl.seconds(d) for d in dumps) if s is not None]
+    timings = tl.timings()
+    timed = [timings[d.index] for d in dumps if d.index in timings]
     slowest = max(timed, default=0.0)
     head = f"{'#':>5}  {'stage':<9} {'pass':<{width}}  {'phase':<7} {'lines':>6}  {'':2} "
     out = [head + (f"{'ms':>8} {'':10} " if timed else "") + "scope"]
@@ -199,7 +200,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         mark += "!" if d.truncated or d.phase == "failed" else " "
         row = f"{d.index:>5}  {d.stage:<9} {d.label:<{width}}  {d.phase:<7} {tl.line_count(d):>6}  {mark} "
         if timed:
-            row += _timing_cell(tl.seconds(d), slowest)
+            row += _timing_cell(timings.get(d.index), slowest)
         out.append(row + d.scope)
     out.extend(f"[{m.stage} after #{m.after}] {m.level}: {m.text}" for m in tl.messages)
     sys.stdout.write("\n".join(out) + "\n")

@@ -13,7 +13,6 @@ go first once the folder holds more than CACHE_BYTES. A log whose reading raised
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import mmap
 import os
 import stat
@@ -61,6 +60,8 @@ def _kept_name(folder: Path, path: Path) -> Path | None:
         where = str(path.resolve())
     except OSError:
         return None
+    import hashlib  # only for a compressed log: start-up stays small
+
     identity = f"{where}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}"
     return folder / (hashlib.sha256(identity.encode()).hexdigest()[:40] + ".log")
 

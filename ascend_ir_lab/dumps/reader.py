@@ -35,11 +35,14 @@ class LogIndex:
 # Every header and banner line holds one of these (`IR Dump`, `IR Pass`, `IR Deleted After`);
 # the match runs on to the end of its line.
 _CANDIDATE = re.compile(rb"IR (?:Dump|Pass |Deleted After )")
-_CANDIDATE_LINE = re.compile(rb"IR (?:Dump|Pass |Deleted After )[^\n]*")
+CANDIDATE_LINE = re.compile(rb"IR (?:Dump|Pass |Deleted After )[^\n]*")
 
 
-def find_headers(data: bytes) -> Iterator[tuple[int, int, Header]]:
-    """Yield (line_start, line_end_incl_newline, Header) for each header line, in order.
+def find_headers(
+    data: bytes, lo: int = 0, hi: int | None = None
+) -> Iterator[tuple[int, int, Header]]:
+    """Yield (line_start, line_end_incl_newline, Header) for each header line, in order
+    (those in [lo, hi) when given: `lo` a line start, `hi` one or the end).
 
     Banners (headers of passes that printed no IR) are yielded too: they end the IR before them.
     """
@@ -48,7 +51,7 @@ def find_headers(data: bytes) -> Iterator[tuple[int, int, Header]]:
         yield from _find_in_blocks(data, cache)
         return
     rfind, size = data.rfind, len(data)
-    for m in _CANDIDATE_LINE.finditer(data):
+    for m in CANDIDATE_LINE.finditer(data, lo, size if hi is None else hi):
         stop = m.end()
         start = rfind(b"\n", 0, m.start()) + 1
         end = stop + 1 if stop < size else size
@@ -91,10 +94,18 @@ def _find_in_blocks(
 
 def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> LogIndex:
     """Index `data` (bytes or mmap) into Dumps and Messages; lossless by construction."""
+    return index_part(data, 0, len(data), stage=stage, log_id=log_id, first_index=first_index)
+
+
+def index_part(
+    data: bytes, lo: int, hi: int, *, stage: str, log_id: int, first_index: int = 0
+) -> LogIndex:
+    """Index [lo, hi) of `data`: `lo` 0 or a header line's start, `hi` the next part's first
+    header line or the end of the log (only the last part warns of a truncated last Dump)."""
     out = LogIndex()
-    headers = list(find_headers(data))
-    size = len(data)
-    _add_text(out, data, 0, headers[0][0] if headers else size, stage, log_id, first_index - 1)
+    headers = list(find_headers(data, lo, hi))
+    size = hi
+    _add_text(out, data, lo, headers[0][0] if headers else size, stage, log_id, first_index - 1)
     dumps, segments = out.dumps, out.segments
     index = first_index
     last = len(headers) - 1
@@ -104,18 +115,58 @@ def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> 
             _add_banner(out, data, start, body_start, header, stage, log_id, index - 1)
             _add_text(out, data, body_start, region_end, stage, log_id, index - 1)
             continue
-        dump = _dump(data, header, stage, log_id, index, start, body_start, region_end)
+        dump = _plain_dump(data, header, stage, log_id, index, start, body_start, region_end)
+        if dump is None:
+            dump = _dump(data, header, stage, log_id, index, start, body_start, region_end)
         dumps.append(dump)
         segments.append(Segment("dump", start, dump.end, index))
         if dump.end < region_end:
             _add_text(out, data, dump.end, region_end, stage, log_id, index)
-        if dump.truncated and n == last:
+        if dump.truncated and n == last and hi == len(data):
             out.warnings.append(
                 f"stage {stage}: the last dump ({header.pass_name}) is truncated: "
                 "the log ends in the middle of its IR"
             )
         index += 1
     return out
+
+
+def _plain_dump(
+    data: bytes, header: Header, stage: str, log_id: int, index: int,
+    start: int, body_start: int, region_end: int,
+) -> Dump | None:  # fmt: skip
+    """The common MLIR Dump in a few slices, or None for `_dump` to read: IR whose last line
+    closes it (`}`, an alias) with only blank lines after it, and a body that opens with its
+    top-level op (`module {`, `func.func @f(...)`), whose scope is read once per line."""
+    if header.family != "mlir" or region_end - body_start < 2:
+        return None
+    tail = data[max(body_start, region_end - 256) : region_end]
+    stripped = tail.rstrip(b"\r\n")
+    nl = stripped.rfind(b"\n")
+    if len(stripped) == len(tail) or nl < 0 or not stripped.startswith(_ENDS_MLIR, nl + 1):
+        return None
+    body_end = region_end - (len(tail) - len(stripped)) + 1
+    scope = header.scope
+    if scope == "builtin.module" or data[body_start : body_start + 7] == b"module ":
+        holds = "builtin.module"
+    else:
+        first = data[body_start : body_start + 512]
+        eol = first.find(b"\n")
+        line = first[: eol if eol >= 0 else len(first)]
+        holds = _FIRST_OP.get(line) or ""
+        if not holds:
+            holds = infer_scope(data, body_start, body_end, "mlir")
+            if len(_FIRST_OP) < 4096 and _OPENS_WITH_OP.match(line) and eol >= 0:
+                _FIRST_OP[line] = holds
+    return Dump(
+        index, stage, header.pass_name, header.arg, header.options, header.phase,
+        scope or holds, "mlir", log_id, start, body_start, body_end, region_end, False, holds,
+    )  # fmt: skip
+
+
+# First lines of bodies that open with their top-level op, and the scope each one names.
+_FIRST_OP: dict[bytes, str] = {}
+_OPENS_WITH_OP = re.compile(rb"[^#!\s]")
 
 
 def _dump(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import mmap
 import os
 from pathlib import Path
@@ -13,6 +12,7 @@ from ascend_ir_lab.dumps.body import infer_scope
 from ascend_ir_lab.dumps.headers import MARKER
 from ascend_ir_lab.dumps.log_cache import read_compressed
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
+from ascend_ir_lab.dumps.parallel import index_in_parts
 from ascend_ir_lab.dumps.reader import LogIndex, index_log
 from ascend_ir_lab.dumps.timeline import Timeline
 from ascend_ir_lab.dumps.walk import TREE_FILE, WALK_MAX_ENTRIES, entries, walk_tree
@@ -63,7 +63,10 @@ class _Builder:
 
     def add_log(self, path: Path, data: bytes, stage: str) -> LogIndex:
         log_id = len(self.logs)
-        idx = index_log(data, stage=stage, log_id=log_id, first_index=len(self.dumps))
+        first = len(self.dumps)
+        idx = index_in_parts(data, stage=stage, log_id=log_id, first_index=first)
+        if idx is None:  # a small log, or one that cannot be read on several cores
+            idx = index_log(data, stage=stage, log_id=log_id, first_index=first)
         info = LogInfo(str(path), stage, len(data), idx.segments)
         self.logs.append((info, data))
         self.dumps.extend(idx.dumps)
@@ -255,6 +258,8 @@ def _open_stage_folder(folder: Path) -> Timeline:
 
 
 def _triton_metadata(folder: Path) -> dict[str, Any]:
+    import json  # only for a Triton cache or dump folder
+
     for f in sorted(folder.glob("*.json")):
         if f.name.startswith("__grp__") or not (regular_file(f) and is_inside(folder, f)):
             continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Callable, Sequence
+from itertools import islice
 from typing import Any
 
 from ascend_ir_lab.dumps.blocks import BlockText
@@ -47,7 +48,7 @@ class Timeline:
         self._next: list[int] | None = None
         self._states: list[str] | None = None
         self._line_counts: dict[int, int] = {}
-        self.line_table: list[str] = []
+        self._table: list[str] = []
         self._line_ids: dict[str, int] = {}
         self._snapshot_ids: dict[int, list[int]] = {}
 
@@ -98,16 +99,22 @@ class Timeline:
         cached = self._snapshot_ids.get(snap)
         if cached is None:
             ids = self._line_ids
-            table = self.line_table
-            cached = []
-            for line in self.lines(dump):
-                i = ids.get(line)
-                if i is None:
-                    i = ids[line] = len(table)
-                    table.append(line)
-                cached.append(i)
-            self._snapshot_ids[snap] = cached
+            add = ids.setdefault  # a new line gets the next id: the table's order is the dict's
+            cached = self._snapshot_ids[snap] = [add(line, len(ids)) for line in self.lines(dump)]
         return cached
+
+    @property
+    def line_table(self) -> list[str]:
+        """Every distinct line `line_ids` has met, each at its id."""
+        table, ids = self._table, self._line_ids
+        if len(table) < len(ids):
+            table.extend(islice(ids, len(table), None))
+        return table
+
+    def contains(self, dump: Dump | int, text: bytes) -> bool:
+        """Whether the Dump's IR holds `text` (searched in place, nothing copied)."""
+        d = self._dump(dump)
+        return self._data[d.log_id].find(text, d.body_start, d.body_end) >= 0
 
     def log_bytes(self, log_id: int) -> bytes:
         """The whole text of one log, as read."""
@@ -220,6 +227,12 @@ class Timeline:
         return self._states
 
     # -- timings ---------------------------------------------------------------------------
+    def timings(self) -> dict[int, float]:
+        """`seconds` of every Dump that has one, by Dump index."""
+        if self._timings is None:
+            self._timings = self._match_timings()
+        return self._timings
+
     def seconds(self, dump: Dump | int) -> float | None:
         """The pass's time where the tool reported one (a Run stage's `timings`), else None.
 

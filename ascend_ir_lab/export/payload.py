@@ -60,21 +60,25 @@ def build_payload(
     dumps = []
     src_file = source.get("file") if source else None
     kept_notes, dropped = clean_notes(notes, [d.label for d in tl.dumps])
+    stage_of = {s: k for k, s in enumerate(stages)}
+    timings = tl.timings()
     for d in tl.dumps:
         sid = tl.snapshot(d)
-        if sid not in snap_of:
-            snap_of[sid] = len(snapshots)
-            lines = tl.lines(d)
+        k = snap_of.get(sid)
+        if k is None:
+            k = snap_of[sid] = len(snapshots)
             snapshots.append(tl.line_ids(d))
-            srcmap.append([[i, ln] for i, ln in source_map(lines, src_file)] if source else [])
+            srcmap.append(
+                [[i, ln] for i, ln in source_map(tl.lines(d), src_file)] if source else []
+            )
         prev, following = tl.previous(d), tl.following(d)
         dumps.append({
-            "i": d.index, "stage": stages.index(d.stage), "pass": d.pass_name, "arg": d.arg,
-            "phase": d.phase, "scope": d.scope, "snap": snap_of[sid],
+            "i": d.index, "stage": stage_of[d.stage], "pass": d.pass_name, "arg": d.arg,
+            "phase": d.phase, "scope": d.scope, "snap": k,
             "prev": prev.index if prev is not None else -1,
             "next": following.index if following is not None else -1, "changed": flags[d.index],
-            "lines": len(snapshots[snap_of[sid]]), "truncated": d.truncated,
-            "ms": _ms(tl.seconds(d)),
+            "lines": len(snapshots[k]), "truncated": d.truncated,
+            "ms": _ms(timings.get(d.index)),
         })  # fmt: skip
     return {
         "format": FORMAT,
@@ -87,7 +91,7 @@ def build_payload(
         "stages": _stages(stages, stage_meta, run, tl),
         "dumps": dumps,
         "messages": [
-            {"stage": stages.index(m.stage), "after": m.after, "level": m.level, "text": m.text}
+            {"stage": stage_of[m.stage], "after": m.after, "level": m.level, "text": m.text}
             for m in tl.messages
         ],
         "source": source or None,

@@ -158,3 +158,25 @@ def test_findings_do_not_follow_the_hash_seed() -> None:
         for seed in (0, 1, 2, 3)
     }
     assert len(outs) == 1 and next(iter(outs)).strip()
+
+
+def test_sync_check_json_is_the_same_for_every_hash_seed() -> None:
+    """Several findings at one line and of one kind (a vector op reading what a DMA and
+    another vector op wrote, on every path of a loop) are listed by content, not in the
+    order the paths' sets happened to be visited."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    log = ASCEND / "softmax.bishengir.before-all.log.gz"
+    cmd = [sys.executable, "-m", "ascend_ir_lab", "sync", "--check", "--json", str(log)]
+    runs = [
+        subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed})
+        for seed in ("1", "2")
+    ]  # fmt: skip
+    assert runs[0].returncode in (0, 1), runs[0].stderr
+    found = [f for v in json.loads(runs[0].stdout)["dumps"].values() for f in v]
+    places = [(f["line"], f["kind"]) for f in found]
+    assert len(set(places)) < len(places)  # ties the order must settle
+    assert [(r.returncode, r.stdout) for r in runs[1:]] == [(runs[0].returncode, runs[0].stdout)]

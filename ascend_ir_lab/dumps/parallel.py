@@ -1,0 +1,163 @@
+"""Index a large log on several cores: the log cut at header lines into parts, each part
+indexed by a forked copy of this process, the parts joined as one serial read gives them.
+
+Only where it pays and is safe: a log of at least PARALLEL_FROM bytes, held whole or
+mapped (not blocks decompressed on demand), `os.fork` available, CPUs of this process that
+other work leaves idle, and no other thread running in it (a thread could hold a lock the
+forked copy would wait on forever). A part whose process fails is indexed here; a log that
+cannot be split is read serially.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+from operator import attrgetter
+from typing import Any
+
+from ascend_ir_lab.dumps.headers import parse_header
+from ascend_ir_lab.dumps.model import Dump, Message, Segment
+from ascend_ir_lab.dumps.reader import CANDIDATE_LINE, LogIndex, index_part
+
+PARALLEL_FROM = 64 << 20  # smaller logs are read serially
+PART_BYTES = 32 << 20  # a part is at least this large (a fork costs about a millisecond)
+MAX_PARTS = 8
+_FIELDS = {cls: attrgetter(*cls.__slots__) for cls in (Dump, Message, Segment)}
+
+
+def index_in_parts(
+    data: bytes, *, stage: str, log_id: int, first_index: int = 0, parts: int | None = None
+) -> LogIndex | None:
+    """The LogIndex of `data` as `reader.index_part` gives it for the whole log, read in
+    `parts` parts (default: one per CPU, at most MAX_PARTS); None where it cannot be."""
+    if getattr(data, "regex_find", None) is not None:
+        return None
+    count = parts if parts is not None else _part_count(len(data))
+    cuts = cut_points(data, count) if count > 1 and _can_fork() else []
+    if len(cuts) < 3:
+        return None
+    children = [
+        _spawn(data, lo, hi, stage, log_id) for lo, hi in zip(cuts[1:-1], cuts[2:], strict=True)
+    ]
+    out = index_part(data, 0, cuts[1], stage=stage, log_id=log_id, first_index=first_index)
+    for pid, fd, lo, hi in children:
+        part = _collect(pid, fd)
+        if part is None:  # its process failed: read it here
+            part = index_part(data, lo, hi, stage=stage, log_id=log_id)
+        _join(out, part, first_index + len(out.dumps))
+    return out
+
+
+def _part_count(size: int) -> int:
+    """One part per idle CPU: where other work keeps every core busy, more processes only
+    add their own cost (the load average says how busy the cores are)."""
+    if size < PARALLEL_FROM:
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    try:
+        idle = int(cpus - os.getloadavg()[0])
+    except OSError:
+        idle = cpus
+    return max(1, min(cpus, 1 + idle, size // PART_BYTES, MAX_PARTS))
+
+
+def _can_fork() -> bool:
+    threading = sys.modules.get("threading")  # not imported: no thread started from Python
+    alone = threading is None or threading.active_count() == 1
+    return alone and hasattr(os, "fork") and sys.platform != "win32"
+
+
+def cut_points(data: bytes, count: int) -> list[int]:
+    """0, the start of the first header line at or after each k/count of the log, and the
+    log's size: increasing, each part at least one header line."""
+    size = len(data)
+    cuts = [0]
+    for k in range(1, count):
+        at = _header_at_or_after(data, max(size * k // count, cuts[-1] + 1))
+        if at < 0:
+            break
+        if at > cuts[-1]:
+            cuts.append(at)
+    return [*cuts, size]
+
+
+def _header_at_or_after(data: bytes, pos: int) -> int:
+    """Start of the first header line that starts at or after `pos`, or -1."""
+    while True:
+        m = CANDIDATE_LINE.search(data, pos)
+        if m is None:
+            return -1
+        start = data.rfind(b"\n", 0, m.start()) + 1
+        line = data[start : m.end()].decode("utf-8", "replace").rstrip("\r")
+        if start >= pos and parse_header(line) is not None:
+            return start
+        pos = m.end()
+
+
+def _spawn(data: bytes, lo: int, hi: int, stage: str, log_id: int) -> tuple[int, int, int, int]:
+    """Fork a process that indexes [lo, hi) and writes it, marshalled, into a pipe."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the forked copy: index, write, leave without running anything else
+        code = 1
+        try:
+            os.close(r)
+            part = index_part(data, lo, hi, stage=stage, log_id=log_id)
+            blob = marshal.dumps(_flat(part))
+            with os.fdopen(w, "wb") as f:
+                f.write(blob)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(w)
+    return pid, r, lo, hi
+
+
+def _collect(pid: int, fd: int) -> LogIndex | None:
+    """The part a forked process wrote, or None where it failed."""
+    with os.fdopen(fd, "rb") as f:
+        blob = f.read()
+    _, status = os.waitpid(pid, 0)
+    if status != 0 or not blob:
+        return None
+    try:
+        return _unflat(marshal.loads(blob))
+    except (ValueError, EOFError, TypeError):
+        return None
+
+
+def _flat(part: LogIndex) -> tuple[Any, ...]:
+    fields = _FIELDS
+    return tuple(
+        [fields[cls](x) for x in items]
+        for cls, items in ((Dump, part.dumps), (Message, part.messages), (Segment, part.segments))
+    ) + (part.warnings,)
+
+
+def _unflat(flat: tuple[Any, ...]) -> LogIndex:
+    dumps, messages, segments, warnings = flat
+    return LogIndex(
+        [Dump(*t) for t in dumps],
+        [Message(*t) for t in messages],
+        [Segment(*t) for t in segments],
+        list(warnings),
+    )
+
+
+def _join(out: LogIndex, part: LogIndex, base: int) -> None:
+    """Append `part` (Dumps numbered from 0) to `out`, its Dumps numbered from `base`."""
+    for d in part.dumps:
+        d.index += base
+    for m in part.messages:
+        m.after += base
+    for s in part.segments:
+        if s.kind == "dump":
+            s.dump += base
+    out.dumps.extend(part.dumps)
+    out.messages.extend(part.messages)
+    out.segments.extend(part.segments)
+    out.warnings.extend(part.warnings)

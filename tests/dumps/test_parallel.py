@@ -1,0 +1,73 @@
+"""A large log indexed in parts on forked processes reads exactly as one serial read."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import astuple
+
+import pytest
+
+from ascend_ir_lab.dumps import parallel, reader
+from ascend_ir_lab.dumps.reader import LogIndex
+from tests.conftest import fixture_bytes, real_logs
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is not available")
+
+
+def _fields(idx: LogIndex) -> tuple[object, ...]:
+    return (
+        [astuple(d) for d in idx.dumps],
+        [astuple(m) for m in idx.messages],
+        [astuple(s) for s in idx.segments],
+        idx.warnings,
+    )
+
+
+def _mixed() -> bytes:
+    # Every real log, one after another, ending in the middle of a Dump (a truncated last IR).
+    logs = b"".join(fixture_bytes(p) for p in real_logs())
+    cut = logs.rfind(b"IR Dump After")
+    return logs[: logs.find(b"\n", logs.find(b"\n", cut) + 200)]
+
+
+@pytest.mark.parametrize("parts", [2, 3, 7])
+def test_parts_join_to_the_serial_read(parts: int) -> None:
+    data = _mixed()
+    serial = reader.index_part(data, 0, len(data), stage="log", log_id=3, first_index=4)
+    joined = parallel.index_in_parts(data, stage="log", log_id=3, first_index=4, parts=parts)
+    assert joined is not None
+    assert _fields(joined) == _fields(serial)
+    assert any("truncated" in w for w in serial.warnings)
+
+
+def test_parts_start_at_header_lines() -> None:
+    data = _mixed()
+    cuts = parallel.cut_points(data, 5)
+    assert cuts[0] == 0 and cuts[-1] == len(data) and cuts == sorted(set(cuts))
+    starts = {start for start, _, _ in reader.find_headers(data)}
+    assert len(cuts) == 6 and all(c in starts for c in cuts[1:-1])
+
+
+def test_a_failed_part_is_read_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _mixed()
+    serial = reader.index_part(data, 0, len(data), stage="log", log_id=0)
+    monkeypatch.setattr(parallel, "_unflat", lambda flat: None)  # every part's answer is lost
+    joined = parallel.index_in_parts(data, stage="log", log_id=0, parts=3)
+    assert joined is not None and _fields(joined) == _fields(serial)
+
+
+def test_small_or_threaded_is_serial(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert parallel._part_count(1 << 20) == 1
+    import threading
+
+    monkeypatch.setattr(threading, "active_count", lambda: 2)
+    assert parallel.index_in_parts(_mixed(), stage="log", log_id=0, parts=3) is None
+
+
+def test_busy_cores_get_no_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (9.0, 9.0, 9.0))
+    assert parallel._part_count(1 << 30) == 1
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.0, 1.0, 1.0))
+    assert parallel._part_count(1 << 30) == 4
+    assert parallel._part_count(96 << 20) == 3  # a part is at least PART_BYTES

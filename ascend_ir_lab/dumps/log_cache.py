@@ -15,12 +15,11 @@ from __future__ import annotations
 import contextlib
 import mmap
 import os
-import stat
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from ascend_ir_lab.dumps.blocks import BlockText, WarnedMap, small_whole
+from ascend_ir_lab.private import private_folder
 
 CACHE_BYTES = 4 << 30  # decompressed logs kept at most, all together
 
@@ -43,15 +42,7 @@ def read_compressed(path: Path, opener: Callable[[Path], BlockText], limit: int)
 
 def _cache_folder() -> Path | None:
     """The private cache folder, or None where it cannot be ours alone."""
-    folder = Path(tempfile.gettempdir()) / f"ascend-ir-lab-{os.getuid()}-logs"
-    try:
-        folder.mkdir(mode=0o700, exist_ok=True)
-        st = os.lstat(folder)
-    except OSError:
-        return None
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
-        return None
-    return folder
+    return private_folder("logs")
 
 
 def _kept_name(folder: Path, path: Path) -> Path | None:

@@ -16,12 +16,12 @@ import contextlib
 import hashlib
 import json
 import os
-import stat
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from ascend_ir_lab.private import private_folder
 
 Row = tuple[str, tuple[str, ...], int, float]  # kernel name, stages, size, newest mtime
 RACY_S = 2.0
@@ -31,13 +31,8 @@ _VERSION = 1
 
 def index_file(root: str | os.PathLike[str], kind: str) -> Path | None:
     """Where the index of `root` is kept (None where no private folder can be had)."""
-    folder = Path(tempfile.gettempdir()) / f"ascend-ir-lab-{os.getuid()}-index"
-    try:
-        folder.mkdir(mode=0o700, exist_ok=True)
-        st = os.lstat(folder)
-    except OSError:
-        return None
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+    folder = private_folder("index")
+    if folder is None:
         return None
     name = hashlib.sha256(f"{os.path.realpath(root)}\0{kind}".encode()).hexdigest()[:32]
     return folder / f"{name}.json"

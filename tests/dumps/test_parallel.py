@@ -30,8 +30,14 @@ def _mixed() -> bytes:
     return logs[: logs.find(b"\n", logs.find(b"\n", cut) + 200)]
 
 
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parts are forked even where earlier tests left a thread running in this process."""
+    monkeypatch.setattr(parallel, "_can_fork", lambda: True)
+
+
 @pytest.mark.parametrize("parts", [2, 3, 7])
-def test_parts_join_to_the_serial_read(parts: int) -> None:
+def test_parts_join_to_the_serial_read(parts: int, forks: None) -> None:
     data = _mixed()
     serial = reader.index_part(data, 0, len(data), stage="log", log_id=3, first_index=4)
     joined = parallel.index_in_parts(data, stage="log", log_id=3, first_index=4, parts=parts)
@@ -48,7 +54,7 @@ def test_parts_start_at_header_lines() -> None:
     assert len(cuts) == 6 and all(c in starts for c in cuts[1:-1])
 
 
-def test_a_failed_part_is_read_here(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_part_is_read_here(monkeypatch: pytest.MonkeyPatch, forks: None) -> None:
     data = _mixed()
     serial = reader.index_part(data, 0, len(data), stage="log", log_id=0)
     monkeypatch.setattr(parallel, "_unflat", lambda flat: None)  # every part's answer is lost

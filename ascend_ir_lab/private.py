@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 
 def private_folder(purpose: str) -> Path | None:
     """This user's private folder for `purpose` under the temporary directory (made 0700), or
     None where it cannot be ours alone (not a folder, someone else's, open to others)."""
+    import tempfile  # not at import: it costs every command its start-up, and few need it
+
     folder = Path(tempfile.gettempdir()) / f"ascend-ir-lab-{os.getuid()}-{purpose}"
     try:
         folder.mkdir(mode=0o700, exist_ok=True)

@@ -107,7 +107,7 @@ def _spawn(data: bytes, lo: int, hi: int, stage: str, log_id: int) -> tuple[int,
         try:
             os.close(r)
             part = index_part(data, lo, hi, stage=stage, log_id=log_id)
-            blob = marshal.dumps(_flat(part))
+            blob = marshal.dumps(flat(part))
             with os.fdopen(w, "wb") as f:
                 f.write(blob)
             code = 0
@@ -125,12 +125,13 @@ def _collect(pid: int, fd: int) -> LogIndex | None:
     if status != 0 or not blob:
         return None
     try:
-        return _unflat(marshal.loads(blob))
+        return unflat(marshal.loads(blob))
     except (ValueError, EOFError, TypeError):
         return None
 
 
-def _flat(part: LogIndex) -> tuple[Any, ...]:
+def flat(part: LogIndex) -> tuple[Any, ...]:
+    """`part` as plain tuples and lists, which `marshal` writes (and `unflat` reads back)."""
     fields = _FIELDS
     return tuple(
         [fields[cls](x) for x in items]
@@ -138,8 +139,9 @@ def _flat(part: LogIndex) -> tuple[Any, ...]:
     ) + (part.warnings,)
 
 
-def _unflat(flat: tuple[Any, ...]) -> LogIndex:
-    dumps, messages, segments, warnings = flat
+def unflat(columns: tuple[Any, ...]) -> LogIndex:
+    """The LogIndex `flat` gave `columns` for."""
+    dumps, messages, segments, warnings = columns
     return LogIndex(
         [Dump(*t) for t in dumps],
         [Message(*t) for t in messages],

@@ -10,6 +10,7 @@ from typing import Any
 from ascend_ir_lab.dumps.blocks import open_gzip, open_zstd
 from ascend_ir_lab.dumps.body import infer_scope
 from ascend_ir_lab.dumps.headers import MARKER
+from ascend_ir_lab.dumps.index_cache import keep_index, kept_index
 from ascend_ir_lab.dumps.log_cache import read_compressed
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.dumps.parallel import index_in_parts
@@ -18,7 +19,6 @@ from ascend_ir_lab.dumps.timeline import Timeline
 from ascend_ir_lab.dumps.walk import TREE_FILE, WALK_MAX_ENTRIES, entries, walk_tree
 from ascend_ir_lab.errors import InputError, NoDumpsError
 from ascend_ir_lab.runs.format import STAGE_STATUS
-from ascend_ir_lab.runs.manifest import read_manifest
 from ascend_ir_lab.runs.paths import inside, is_inside, refuse_special, regular_file
 
 # Stage files Triton writes into a cache or dump folder, in pipeline order.
@@ -64,9 +64,9 @@ class _Builder:
     def add_log(self, path: Path, data: bytes, stage: str) -> LogIndex:
         log_id = len(self.logs)
         first = len(self.dumps)
-        idx = index_in_parts(data, stage=stage, log_id=log_id, first_index=first)
-        if idx is None:  # a small log, or one that cannot be read on several cores
-            idx = index_log(data, stage=stage, log_id=log_id, first_index=first)
+        idx = _index(path, data, stage)
+        if log_id or first:
+            idx.shift(log_id, first)
         info = LogInfo(str(path), stage, len(data), idx.segments)
         self.logs.append((info, data))
         self.dumps.extend(idx.dumps)
@@ -95,6 +95,19 @@ class _Builder:
             self.logs, self.dumps, self.messages, self.warnings,
             title=title, run=run, path=str(path),
         )  # fmt: skip
+
+
+def _index(path: Path, data: bytes, stage: str) -> LogIndex:
+    """The index of one log, as log 0 from Dump 0: kept from an earlier read of the same
+    large log, or read now (on several cores where it pays) and kept."""
+    kept = kept_index(path, len(data), stage)
+    if kept is not None:
+        return kept
+    idx = index_in_parts(data, stage=stage, log_id=0)
+    if idx is None:  # a small log, or one that cannot be read on several cores
+        idx = index_log(data, stage=stage, log_id=0)
+    keep_index(path, len(data), stage, idx)
+    return idx
 
 
 def _family_of(path: Path) -> str:
@@ -275,6 +288,8 @@ def _triton_metadata(folder: Path) -> dict[str, Any]:
 
 
 def _open_run(folder: Path) -> Timeline:
+    from ascend_ir_lab.runs.manifest import read_manifest  # only a Run folder needs it
+
     run, warnings = read_manifest(folder)
     b = _Builder()
     b.warnings.extend(warnings)

@@ -359,13 +359,14 @@ def _identify(dumps: Sequence[Dump], data: Sequence[Any], views: Sequence[Any]) 
     def crc(d: Dump) -> int:
         return zlib.crc32(views[d.log_id][d.body_start : d.body_end])
 
+    blocks = [isinstance(view, BlockText) for view in views]
+
     def same(rep: Dump, d: Dump) -> bool:
         a, b = views[rep.log_id], data[d.log_id]
-        if isinstance(a, BlockText) or isinstance(b, BlockText):
+        if blocks[rep.log_id] or blocks[d.log_id]:
             return bool(a[rep.body_start : rep.body_end] == b[d.body_start : d.body_end])
-        return bool(
-            b.find(a[rep.body_start : rep.body_end], d.body_start, d.body_end) == d.body_start
-        )
+        start = d.body_start  # a find whose haystack is as long as its needle is one memcmp
+        return b.find(a[rep.body_start : rep.body_end], start, d.body_end) == start  # type: ignore[no-any-return]
 
     snap: list[int] = []
     count = 0
@@ -374,7 +375,11 @@ def _identify(dumps: Sequence[Dump], data: Sequence[Any], views: Sequence[Any]) 
         members = (
             by_crc.setdefault((n, crc(d)), []) if n in crowded else by_length.setdefault(n, [])
         )
-        sid = next((i for rep, i in members if same(rep, d)), -1)
+        sid = -1
+        for rep, i in members:  # usually one: the Dumps of one length are one snapshot
+            if same(rep, d):
+                sid = i
+                break
         if sid < 0:
             sid, count = count, count + 1
             members.append((d, sid))

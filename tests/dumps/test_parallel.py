@@ -57,7 +57,7 @@ def test_parts_start_at_header_lines() -> None:
 def test_a_failed_part_is_read_here(monkeypatch: pytest.MonkeyPatch, forks: None) -> None:
     data = _mixed()
     serial = reader.index_part(data, 0, len(data), stage="log", log_id=0)
-    monkeypatch.setattr(parallel, "_unflat", lambda flat: None)  # every part's answer is lost
+    monkeypatch.setattr(parallel, "unflat", lambda columns: None)  # every part's answer is lost
     joined = parallel.index_in_parts(data, stage="log", log_id=0, parts=3)
     assert joined is not None and _fields(joined) == _fields(serial)
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import marshal
 import os
-import sys
 from operator import attrgetter
 from typing import Any
 
 from ascend_ir_lab.dumps.headers import parse_header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
 from ascend_ir_lab.dumps.reader import CANDIDATE_LINE, LogIndex, index_part
+from ascend_ir_lab.forked import can_fork, idle_cpus
 
 PARALLEL_FROM = 64 << 20  # smaller logs are read serially
 PART_BYTES = 32 << 20  # a part is at least this large (a fork costs about a millisecond)
@@ -58,17 +58,11 @@ def _part_count(size: int) -> int:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
-    try:
-        idle = int(cpus - os.getloadavg()[0])
-    except OSError:
-        idle = cpus
-    return max(1, min(cpus, 1 + idle, size // PART_BYTES, MAX_PARTS))
+    return max(1, min(cpus, 1 + idle_cpus(), size // PART_BYTES, MAX_PARTS))
 
 
 def _can_fork() -> bool:
-    threading = sys.modules.get("threading")  # not imported: no thread started from Python
-    alone = threading is None or threading.active_count() == 1
-    return alone and hasattr(os, "fork") and sys.platform != "win32"
+    return can_fork()
 
 
 def cut_points(data: bytes, count: int) -> list[int]:

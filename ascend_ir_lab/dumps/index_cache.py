@@ -10,6 +10,9 @@ modification times), so a log changed or replaced since, or a reader that reads 
 finds no index. A name is only ever a complete file (written aside, then renamed); a file
 that does not hold what its name says (damaged, cut, another format) is ignored, and the
 log is read again. At most KEEP indexes are kept, the least recently used go first.
+
+Beside an index, the log's snapshot ids (which Dumps hold byte-identical IR) are kept once a
+command has compared its Dumps (`SnapshotStore`), so later commands skip that comparison too.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ INDEX_FROM = 32 << 20  # smaller logs are read faster than an index is checked a
 KEEP = 32  # indexes kept at most
 _FORMAT = 1
 # The modules whose reading an index records: any change to one of them is a new index.
-_READER = ("body", "headers", "model", "parallel", "reader", "index_cache")
+_READER = ("body", "headers", "model", "parallel", "reader", "index_cache", "timeline")
 
 
 def kept_index(path: Path, size: int, stage: str) -> LogIndex | None:
@@ -54,18 +57,64 @@ def keep_index(path: Path, size: int, stage: str, idx: LogIndex) -> None:
     name = _name(path, size, stage)
     if name is None:
         return
-    blob = marshal.dumps((_FORMAT, name.stem, *flat(idx)))
-    aside = name.with_name(f"{name.stem}.{os.getpid()}.part")
+    if _write(name, marshal.dumps((_FORMAT, name.stem, *flat(idx)))):
+        _evict(name.parent, keep=name)
+
+
+class SnapshotStore:
+    """The kept snapshot ids of one large log's Timeline (a Timeline of that log alone)."""
+
+    def __init__(self, index: Path) -> None:
+        self._path = index.with_suffix(".snap")
+
+    def get(self, count: int) -> list[int] | None:
+        """The kept ids of `count` Dumps, or None where none are kept (or not those)."""
+        try:
+            with open(self._path, "rb") as f:
+                fmt, stem, snap = marshal.loads(f.read())
+        except (OSError, ValueError, EOFError, TypeError):
+            return None
+        if fmt != _FORMAT or stem != self._path.stem or not _snapshot_ids(snap, count):
+            return None
+        return snap  # type: ignore[no-any-return]
+
+    def keep(self, snap: list[int]) -> None:
+        """Keep `snap`, the ids the Timeline found."""
+        _write(self._path, marshal.dumps((_FORMAT, self._path.stem, snap)))
+
+
+def snapshot_store(path: Path, size: int, stage: str) -> SnapshotStore | None:
+    """Where the snapshot ids of the log `path` read as `stage` are kept, or None where its
+    index is not kept (a small log, no private folder)."""
+    name = _name(path, size, stage)
+    return SnapshotStore(name) if name is not None and name.exists() else None
+
+
+def _snapshot_ids(snap: object, count: int) -> bool:
+    """`count` ids, each new one the next number (the order `Timeline` numbers them in)."""
+    if type(snap) is not list or len(snap) != count:
+        return False
+    top = -1
+    for sid in snap:
+        if type(sid) is not int or not 0 <= sid <= top + 1:
+            return False
+        top = max(top, sid)
+    return True
+
+
+def _write(path: Path, blob: bytes) -> bool:
+    """Write `blob` as `path`: aside first, then renamed (a name is only a complete file)."""
+    aside = path.with_name(f"{path.name}.{os.getpid()}.part")
     try:
         fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         with os.fdopen(fd, "wb") as out:
             out.write(blob)
-        os.replace(aside, name)
+        os.replace(aside, path)
     except OSError:
         with contextlib.suppress(OSError):
             aside.unlink()
-        return
-    _evict(name.parent, keep=name)
+        return False
+    return True
 
 
 def _name(path: Path, size: int, stage: str) -> Path | None:
@@ -126,5 +175,6 @@ def _evict(folder: Path, *, keep: Path) -> None:
                 found.append((entry.stat(follow_symlinks=False).st_mtime_ns, Path(entry.path)))
     for _, path in sorted(found)[: max(0, len(found) - KEEP)]:
         if path != keep:
-            with contextlib.suppress(OSError):
-                path.unlink()
+            for gone in (path, path.with_suffix(".snap")):
+                with contextlib.suppress(OSError):
+                    gone.unlink()

@@ -10,7 +10,12 @@ from typing import Any
 from ascend_ir_lab.dumps.blocks import open_gzip, open_zstd
 from ascend_ir_lab.dumps.body import infer_scope
 from ascend_ir_lab.dumps.headers import MARKER
-from ascend_ir_lab.dumps.index_cache import keep_index, kept_index
+from ascend_ir_lab.dumps.index_cache import (
+    SnapshotStore,
+    keep_index,
+    kept_index,
+    snapshot_store,
+)
 from ascend_ir_lab.dumps.log_cache import read_compressed
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.dumps.parallel import index_in_parts
@@ -90,10 +95,17 @@ class _Builder:
         self.dumps.append(d)
         return d
 
-    def timeline(self, *, title: str, path: Path, run: dict[str, Any] | None = None) -> Timeline:
+    def timeline(
+        self,
+        *,
+        title: str,
+        path: Path,
+        run: dict[str, Any] | None = None,
+        kept: SnapshotStore | None = None,
+    ) -> Timeline:
         return Timeline(
             self.logs, self.dumps, self.messages, self.warnings,
-            title=title, run=run, path=str(path),
+            title=title, run=run, path=str(path), kept_snapshots=kept,
         )  # fmt: skip
 
 
@@ -193,7 +205,8 @@ def read_log(path: str | os.PathLike[str], *, stage: str | None = None) -> Timel
                 f"{p}: no IR dumps found (expected headers such as "
                 "'// -----// IR Dump After ...'); compile with --mlir-print-ir-after-all"
             )
-    return b.timeline(title=p.name, path=p)
+    kept = snapshot_store(p, len(data), name) if len(b.logs) == 1 and idx.dumps else None
+    return b.timeline(title=p.name, path=p, kept=kept)
 
 
 def _looks_like_ir(data: bytes) -> bool:

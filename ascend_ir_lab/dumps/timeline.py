@@ -10,11 +10,14 @@ import re
 import zlib
 from collections.abc import Callable, Sequence
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ascend_ir_lab.dumps.blocks import BlockText
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.errors import InputError
+
+if TYPE_CHECKING:
+    from ascend_ir_lab.dumps.index_cache import SnapshotStore
 
 _CROWDED = 4  # distinct snapshots of one length before CRC-32 sorts that length's Dumps
 _WHICH = re.compile(r"^(?P<name>.+?)(?:\[?#(?P<k>-?\d+)\]?)?$")
@@ -33,6 +36,7 @@ class Timeline:
         title: str = "",
         run: dict[str, Any] | None = None,
         path: str = "",
+        kept_snapshots: SnapshotStore | None = None,
     ) -> None:
         self.logs = [info for info, _ in logs]
         self._data = [data for _, data in logs]
@@ -51,6 +55,8 @@ class Timeline:
         self._table: list[str] = []
         self._line_ids: dict[str, int] = {}
         self._snapshot_ids: dict[int, list[int]] = {}
+        # Where snapshot ids found before are kept (`index_cache.SnapshotStore`), or None.
+        self._kept_snapshots = kept_snapshots
 
     # -- stages ----------------------------------------------------------------------------
     @property
@@ -131,6 +137,10 @@ class Timeline:
         return len(set(self._snapshots()))
 
     def _snapshots(self) -> list[int]:
+        if self._snap is None and self._kept_snapshots is not None:
+            self._snap = self._kept_snapshots.get(len(self.dumps))
+            if self._snap is not None:
+                return self._snap
         if self._snap is None:
             views = [
                 data if isinstance(data, BlockText) else memoryview(data) for data in self._data
@@ -141,6 +151,8 @@ class Timeline:
                 for view in views:
                     if isinstance(view, memoryview):
                         view.release()
+            if self._kept_snapshots is not None:
+                self._kept_snapshots.keep(self._snap)
         return self._snap
 
     def _links(self) -> tuple[list[int], list[int]]:

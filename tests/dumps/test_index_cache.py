@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from ascend_ir_lab.dumps import index_cache, open_timeline, sources
+from ascend_ir_lab.dumps import timeline as timeline_module
 from ascend_ir_lab.dumps.timeline import Timeline
 from tests.conftest import ASCEND, fixture_bytes
 
@@ -153,3 +154,37 @@ def test_the_least_recently_used_go_first(
     open_timeline(str(logs[2]))  # the newest is kept
     with pytest.raises(AssertionError, match="read again"):
         open_timeline(str(logs[0]))  # the oldest is gone
+
+
+def test_snapshot_ids_are_kept_beside_the_index(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _log(tmp_path)
+    first = _fields(open_timeline(str(path)))  # compares the Dumps, keeps their ids
+    assert {p.suffix for p in folder.iterdir()} == {".idx", ".snap"}
+
+    def refuse(*_args: object) -> None:
+        raise AssertionError("the Dumps were compared again")
+
+    monkeypatch.setattr(timeline_module, "_identify", refuse)
+    assert _fields(open_timeline(str(path))) == first
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        lambda snap: snap[:-1],  # another count of Dumps
+        lambda snap: [snap[0] + 1, *snap[1:]],  # a first id that is not 0
+        lambda snap: [*snap[:-1], max(snap) + 2],  # a new id that skips one
+        lambda snap: [str(x) for x in snap],
+    ],
+)
+def test_kept_snapshot_ids_that_cannot_be_are_ignored(
+    tmp_path: Path, folder: Path, ids: Callable[[list[int]], list[object]]
+) -> None:
+    path = _log(tmp_path)
+    first = _fields(open_timeline(str(path)))
+    (snap_file,) = folder.glob("*.snap")
+    fmt, stem, snap = marshal.loads(snap_file.read_bytes())
+    snap_file.write_bytes(marshal.dumps((fmt, stem, ids(snap))))
+    assert _fields(open_timeline(str(path))) == first

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.dumps.blocks import open_gzip, open_zstd
+from ascend_ir_lab.dumps.blocks import open_gzip
 from ascend_ir_lab.dumps.body import infer_scope
 from ascend_ir_lab.dumps.headers import MARKER
 from ascend_ir_lab.dumps.index_cache import (
@@ -22,6 +22,7 @@ from ascend_ir_lab.dumps.parallel import index_in_parts
 from ascend_ir_lab.dumps.reader import LogIndex, index_log
 from ascend_ir_lab.dumps.timeline import Timeline
 from ascend_ir_lab.dumps.walk import TREE_FILE, WALK_MAX_ENTRIES, entries, walk_tree
+from ascend_ir_lab.dumps.zstd_log import open_zstd
 from ascend_ir_lab.errors import InputError, NoDumpsError
 from ascend_ir_lab.runs.format import STAGE_STATUS
 from ascend_ir_lab.runs.paths import inside, is_inside, refuse_special, regular_file

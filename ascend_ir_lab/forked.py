@@ -44,9 +44,10 @@ class Pending:
         self._work = work
         self._child: tuple[int, int] | None = None
 
-    def start(self) -> Pending:
-        """Fork the copy that computes the result (where `can_fork` and a CPU is idle)."""
-        if self._child is not None or not can_fork() or idle_cpus() < 1:
+    def start(self, *, idle: bool = True) -> Pending:
+        """Fork the copy that computes the result, where `can_fork` and (with `idle`) a CPU
+        is idle; without `idle` the caller has counted the idle CPUs already."""
+        if self._child is not None or not can_fork() or (idle and idle_cpus() < 1):
             return self
         r, w = os.pipe()
         pid = os.fork()

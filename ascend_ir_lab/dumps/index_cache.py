@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ascend_ir_lab.dumps.parallel import flat, unflat
 from ascend_ir_lab.dumps.reader import LogIndex
-from ascend_ir_lab.private import private_folder
+from ascend_ir_lab.private import private_folder, write_aside
 
 INDEX_FROM = 32 << 20  # smaller logs are read faster than an index is checked and loaded
 KEEP = 32  # indexes kept at most
@@ -57,7 +57,7 @@ def keep_index(path: Path, size: int, stage: str, idx: LogIndex) -> None:
     name = _name(path, size, stage)
     if name is None:
         return
-    if _write(name, marshal.dumps((_FORMAT, name.stem, *flat(idx)))):
+    if write_aside(name, [marshal.dumps((_FORMAT, name.stem, *flat(idx)))]):
         _evict(name.parent, keep=name)
 
 
@@ -80,7 +80,7 @@ class SnapshotStore:
 
     def keep(self, snap: list[int]) -> None:
         """Keep `snap`, the ids the Timeline found."""
-        _write(self._path, marshal.dumps((_FORMAT, self._path.stem, snap)))
+        write_aside(self._path, [marshal.dumps((_FORMAT, self._path.stem, snap))])
 
 
 def snapshot_store(path: Path, size: int, stage: str) -> SnapshotStore | None:
@@ -99,21 +99,6 @@ def _snapshot_ids(snap: object, count: int) -> bool:
         if type(sid) is not int or not 0 <= sid <= top + 1:
             return False
         top = max(top, sid)
-    return True
-
-
-def _write(path: Path, blob: bytes) -> bool:
-    """Write `blob` as `path`: aside first, then renamed (a name is only a complete file)."""
-    aside = path.with_name(f"{path.name}.{os.getpid()}.part")
-    try:
-        fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            out.write(blob)
-        os.replace(aside, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            aside.unlink()
-        return False
     return True
 
 

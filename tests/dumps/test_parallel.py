@@ -7,6 +7,7 @@ from dataclasses import astuple
 
 import pytest
 
+from ascend_ir_lab import forked
 from ascend_ir_lab.dumps import parallel, reader
 from ascend_ir_lab.dumps.reader import LogIndex
 from tests.conftest import fixture_bytes, real_logs
@@ -34,6 +35,7 @@ def _mixed() -> bytes:
 def forks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Parts are forked even where earlier tests left a thread running in this process."""
     monkeypatch.setattr(parallel, "_can_fork", lambda: True)
+    monkeypatch.setattr(forked, "can_fork", lambda: True)
 
 
 @pytest.mark.parametrize("parts", [2, 3, 7])

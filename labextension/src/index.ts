@@ -13,7 +13,8 @@ import { captureThrough, type LiveModel, whenModel } from './live';
 import { h } from './viewer/dom';
 import { mountAny, type ViewerHandle } from './viewer/mount';
 import { noteWhere } from './viewer/notes';
-import { isPacked, MIME_TYPE, type Note } from './viewer/payload';
+import { isPacked } from './viewer/packed';
+import { MIME_TYPE, type Note } from './viewer/payload';
 import { shownText } from './viewer/text';
 
 // ascend_ir_lab.export.html.static_html keeps its notes between these markers.

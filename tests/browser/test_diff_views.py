@@ -141,3 +141,45 @@ def test_long_lines_read_whole_and_colour_what_is_in_view(
     code = page.locator(f".air-ir .air-row:has(.air-gut:text-is('{gut}')) .air-code")
     assert code.count() == 1 and code.text_content() == text
     page.close()
+
+
+# Each drawn line of the IR pane: its gutter, text, word marks, token spans and whether plain.
+ROWS_JS = """() => [...document.querySelectorAll('.air-ir .air-row:not(.air-gap) .air-code')].map(c => ({
+  gut: c.closest('.air-row').querySelector('.air-gut').textContent, text: c.textContent,
+  marks: [...c.querySelectorAll('.air-wd')].map(w => w.textContent),
+  spans: c.querySelectorAll("span[class^='air-t-']").length,
+  plain: c.classList.contains('air-plain')}))"""
+# A step pressed at the start of a frame, and the lines that frame draws (read before the next).
+STEP_FRAME_JS = f"""async (key) => {{
+  const root = document.querySelector('.air-root');
+  await new Promise(r => requestAnimationFrame(r));
+  root.dispatchEvent(new KeyboardEvent('keydown', {{key, bubbles: true}}));
+  return await new Promise(r => requestAnimationFrame(() => r(({ROWS_JS})())));
+}}"""
+
+
+def test_a_step_paints_text_and_word_marks_at_once_and_colours_after(
+    browser: Any, dot_run: Any, page_of: Path
+) -> None:
+    payload = payload_of(dot_run)
+    changed = [d for d in payload["dumps"] if d["changed"] and d["prev"] >= 0 and d["i"] > 0]
+    page, _ = open_offline(browser, page_of)
+    page.keyboard.press("d")  # unified diff
+    for d in sorted(changed, key=lambda x: -x["lines"])[:12]:
+        go_to(page, d["i"] - 1)
+        first = page.evaluate(STEP_FRAME_JS, "j")
+        assert page.inner_text(".air-pos").startswith(f"#{d['i']} ")
+        page.wait_for_function(NONE_PLAIN_JS)
+        done = {(r["gut"], r["text"]): r for r in page.evaluate(ROWS_JS)}
+        # the step's own frame: every line's whole text with the changed words marked, and no
+        # token spans yet; the frames after colour the same lines and keep the same marks
+        assert first and all(r["plain"] and r["spans"] == 0 for r in first)
+        same = [r for r in first if (r["gut"], r["text"]) in done]
+        assert len(same) >= len(done) - 2  # (a resize may draw a row less or more)
+        assert all(done[r["gut"], r["text"]]["marks"] == r["marks"] for r in same)
+        assert any(r["spans"] > 0 for r in done.values())  # coloured now
+        if any(r["marks"] for r in same):
+            break
+    else:
+        pytest.fail("no changed pass with word marks in the Run")
+    page.close()

@@ -2,6 +2,7 @@
 // mount.ts; the toolbar, the pass info line, decorations and stepping inside a pass live in
 // modules of their own.
 
+import { Ahead, openingRow } from './ahead';
 import type { CaptureHost } from './capture';
 import { decorationsOf, fullLineText } from './decorations';
 import { h } from './dom';
@@ -14,7 +15,7 @@ import { NotesPanel } from './notes';
 import { drawPassInfo, sideLabel } from './passinfo';
 import { PassList } from './passlist';
 import { checkNotes, type Note } from './payload';
-import { ArrayRows, firstRowOf, type RowSet } from './rows';
+import { ArrayRows, type RowSet } from './rows';
 import type { Matcher } from './search';
 import { SearchPanel } from './searchpanel';
 import { SourcePanel } from './sourcepanel';
@@ -42,6 +43,7 @@ export class Viewer implements ToolbarActions {
   private readonly syncInfo = h('div', { cls: 'air-syncinfo' });
   private readonly viewButtons = new Map<ViewMode, HTMLButtonElement>();
   private readonly stepper: Stepper;
+  private readonly ahead: Ahead;
   private help: HTMLElement | null = null;
   private matcher: Matcher | null = null;
   private syncLens = false;
@@ -86,6 +88,7 @@ export class Viewer implements ToolbarActions {
       syncLensOn: () => this.syncLens || this.toggleSyncBox(),
       saySync: text => (this.syncInfo.textContent = text)
     });
+    this.ahead = new Ahead(model);
     this.root = h('div', { cls: 'air-root', tabindex: 0, role: 'application', aria: { label: `IR timeline ${shownText(model.p.title)}` } });
     this.root.setAttribute('data-lm-suppress-shortcuts', 'true');
     bindKeys(this.root, () => this.keys());
@@ -193,22 +196,12 @@ export class Viewer implements ToolbarActions {
     } else {
       this.pane.show(rows, view === 'split', deco, top);
     }
+    this.ahead.schedule(deco.srcLines);
   }
 
   /** The row a pass opens at: a picked source line's ops, past a diff's first gap, or the change. */
   private topRow(rows: RowSet, deco: Decorations, stepped: boolean): number {
-    const { view } = this.model;
-    const picked = deco.srcLines;
-    if (stepped && picked?.size) {
-      return Math.max(0, firstRowOf(rows, picked) - 3);
-    }
-    if (view !== 'ir' && rows.length > 0 && rows.row(0).gap !== null) {
-      return 1;
-    }
-    if (view === 'ir' && stepped && this.model.p.dumps[this.model.cur].changed) {
-      return Math.max(0, rows.firstAdded() - 3);
-    }
-    return 0;
+    return openingRow(this.model, rows, this.model.cur, deco.srcLines, stepped);
   }
 
   private decorations(): Decorations {

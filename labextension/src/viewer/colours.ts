@@ -1,10 +1,12 @@
 // Colours of the IR pane's rows. Only the columns in view get token colours: the rest of a long
 // line is one plain text node, so the line reads (and copies) whole at a few nodes' cost. And a
-// frame spends a few ms at most on colours: rows drawn after that show their text plain at once
-// and get their colours in the next frames, so a step paints in one frame whatever its rows cost.
+// frame spends a few ms at most on colours: rows drawn after that show their text (and word
+// marks) plain at once and get their colours in the next frames. A step to another pass, which
+// draws a view of new rows, colours none in its own frame: that frame paints the text, the
+// changed lines and their word marks; the token spans (most of a row's style, layout and paint
+// cost) come in the frames after.
 
-import { type Columns, renderHighlighted } from './highlight';
-import { appendVisible } from './text';
+import { type Columns, renderHighlighted, renderMarked } from './highlight';
 import type { VirtualList } from './vlist';
 
 /** Sideways scrolls move the coloured columns in steps of this many (a smaller one redraws nothing). */
@@ -13,6 +15,8 @@ const COL_STEP = 16;
 const COLS_UNMEASURED = 240;
 /** Time a frame spends colouring rows. */
 const BUDGET_MS = 4;
+/** Time the frame of a step to another pass spends colouring rows. */
+const STEP_BUDGET_MS = 0;
 
 type Marks = () => Array<[number, number]> | null;
 
@@ -33,6 +37,8 @@ export class RowColours {
   private budgetEnd = 0;
   private pending: Pending[] = [];
   private frame = 0;
+  /** The next paint of the list draws a step to another pass (set by stepped()). */
+  private step = false;
 
   constructor(
     private readonly list: VirtualList,
@@ -49,7 +55,13 @@ export class RowColours {
 
   /** A fresh time budget: called as the list starts drawing rows. */
   startFrame(): void {
-    this.budgetEnd = performance.now() + BUDGET_MS;
+    this.budgetEnd = performance.now() + (this.step ? STEP_BUDGET_MS : BUDGET_MS);
+    this.step = false;
+  }
+
+  /** The next paint shows another pass: it colours for the step's shorter budget. */
+  stepped(): void {
+    this.step = true;
   }
 
   /** Draw a line into its code cell: coloured within the budget, else plain until the next frame. */
@@ -58,16 +70,21 @@ export class RowColours {
       renderHighlighted(code, text, marks() ?? undefined, this.cols);
       return;
     }
-    appendVisible(code, text);
+    renderMarked(code, text, marks());
     code.classList.add('air-plain');
     this.pending.push({ code, text, marks });
     this.schedule();
   }
 
-  /** After the next frame is painted (a task queued from its rAF), so that frame shows the text. */
+  /**
+   * At the start of the frame after the next one (a rAF callback queued from the next frame's),
+   * so the next frame shows the text, and a key pressed meanwhile is handled first.
+   */
   private schedule(): void {
     if (this.frame === 0) {
-      this.frame = requestAnimationFrame(() => setTimeout(() => this.colourPending(), 0));
+      this.frame = requestAnimationFrame(() => {
+        this.frame = requestAnimationFrame(() => this.colourPending());
+      });
     }
   }
 

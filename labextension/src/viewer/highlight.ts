@@ -19,6 +19,31 @@ export type Token = [cls: string, text: string];
 
 const cache = new Map<string, Token[]>();
 
+/**
+ * A line drawn plain but for its word marks (an `air-wd` span per marked range): what a pass
+ * changed shows at once, the token colours follow (colours.ts).
+ */
+export function renderMarked(parent: HTMLElement, line: string, marks: Array<[number, number]> | null): void {
+  if (!marks || marks.length === 0 || INVISIBLE.test(line)) {
+    appendVisible(parent, line);
+    return;
+  }
+  let pos = 0;
+  for (const [from, to] of marks) {
+    if (from > pos) {
+      parent.appendChild(document.createTextNode(line.slice(pos, from)));
+    }
+    const wd = document.createElement('span');
+    wd.className = 'air-wd';
+    wd.textContent = line.slice(from, to);
+    parent.appendChild(wd);
+    pos = to;
+  }
+  if (pos < line.length) {
+    parent.appendChild(document.createTextNode(line.slice(pos)));
+  }
+}
+
 /** Split one line into [class, text] tokens; concatenated texts equal the line. */
 export function tokenize(line: string): Token[] {
   const hit = cache.get(line);

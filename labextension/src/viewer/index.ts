@@ -2,5 +2,6 @@
 
 export type { ViewerHandle, ViewerHost } from './mount';
 export { mountAny, mountViewer } from './mount';
+export { isPacked, unpackPayload } from './packed';
 export type { Note, Payload } from './payload';
-export { isPacked, MIME_TYPE, PayloadError, unpackPayload, validatePayload } from './payload';
+export { MIME_TYPE, PayloadError, validatePayload } from './payload';

@@ -116,6 +116,7 @@ export class IRPane {
     this.deco = deco;
     this.sizeScroll(rows, split);
     this.colours.reset(split); // every row is drawn afresh here anyway
+    this.colours.stepped();
     this.list.set(
       rows.length,
       i => this.renderRow(i),

@@ -1,26 +1,11 @@
 // Viewer state that does not touch the DOM: filters, navigation order, cached snapshot views.
 
-import { diffIds, type Edit } from './diff';
-import { LineTable, type NormFlags, normalizeSnapshot, normKey, type SnapView } from './normalize';
+import { LineTable, type NormFlags, type SnapView } from './normalize';
+import { type DiffEntry, PassDiffs, type ViewMode } from './passdiff';
 import type { Dump, Message, Note, Payload } from './payload';
-import { ArrayRows, addedMask, countChanges, diffRows, IrRows, type RowSet } from './rows';
+import type { RowSet } from './rows';
 
-/** What a pass changed, computed once per (previous snapshot, snapshot, normalisation). */
-export interface DiffEntry {
-  prev: SnapView;
-  cur: SnapView;
-  edits: Edit[];
-  hasPrev: boolean;
-  added: number;
-  removed: number;
-  /** Rows per view, made on first use and kept with the diff. */
-  rows: Map<ViewMode, RowSet>;
-}
-
-/** Diffs kept for stepping back and forth; the least recently used go first. */
-const DIFF_CACHE = 96;
-
-export type ViewMode = 'ir' | 'unified' | 'split';
+export type { DiffEntry, ViewMode } from './passdiff';
 export const VIEW_MODES: ViewMode[] = ['ir', 'unified', 'split'];
 
 /**
@@ -89,8 +74,8 @@ export class Model {
   /** The op census drawn (ops and their count per snapshot), shown in the chart and the pass list. */
   census: { ops: string[]; counts: Int32Array[] } | null = null;
   private orderCache: number[] | null = null;
-  private views = new Map<string, SnapView>();
-  private diffs = new Map<string, DiffEntry>();
+  /** Snapshot views, diffs and rows, cached. */
+  readonly diffs: PassDiffs;
   /** Per stage: the longest and the summed pass time (stages with no timing are absent). */
   readonly stageMs = new Map<number, { max: number; total: number }>();
 
@@ -99,6 +84,7 @@ export class Model {
 
   constructor(readonly p: Payload) {
     this.table = new LineTable(p.lines);
+    this.diffs = new PassDiffs(this.table, p.snapshots);
     for (const d of p.dumps) {
       if (!this.firstOfStage.has(d.stage)) {
         this.firstOfStage.set(d.stage, d.i);
@@ -279,14 +265,7 @@ export class Model {
   }
 
   snapView(snap: number): SnapView {
-    const norm = this.shownNorm();
-    const key = `${snap}|${normKey(norm)}`;
-    let v = this.views.get(key);
-    if (!v) {
-      v = normalizeSnapshot(this.table, this.p.snapshots[snap], norm);
-      this.views.set(key, v);
-    }
-    return v;
+    return this.diffs.snapView(snap, this.shownNorm());
   }
 
   /**
@@ -307,37 +286,21 @@ export class Model {
     return this.changeOf(i)[1];
   }
 
-  /** The state before the current dump's pass and the edit script to its output (cached). */
-  currentDiff(): DiffEntry {
-    const [prevDump, d] = this.changeOf(this.cur);
-    const norm = this.shownNorm();
-    const key = `${prevDump ? prevDump.snap : -1}>${d.snap}|${normKey(norm)}`;
-    let entry = this.diffs.get(key);
-    if (entry) {
-      this.diffs.delete(key); // re-inserted below: Map order is the recency order
-    } else {
-      const cur = this.snapView(d.snap);
-      const prev = prevDump ? this.snapView(prevDump.snap) : { ids: [], orig: [] };
-      const edits = diffIds(prev.ids, cur.ids);
-      entry = { prev, cur, edits, hasPrev: prevDump !== null, ...countChanges(edits), rows: new Map() };
-      if (this.diffs.size >= DIFF_CACHE) {
-        this.diffs.delete(this.diffs.keys().next().value as string);
-      }
-    }
-    this.diffs.set(key, entry);
-    return entry;
+  /** The state before dump `i`'s pass and the edit script to its output (cached). */
+  diffOf(i: number = this.cur): DiffEntry {
+    const [prevDump, d] = this.changeOf(i);
+    return this.diffs.diff(prevDump ? prevDump.snap : -1, d.snap, this.shownNorm());
+  }
+
+  /** Rows of dump `i`'s pass in the current view. */
+  rowsOf(i: number = this.cur): { diff: DiffEntry; rows: RowSet } {
+    const diff = this.diffOf(i);
+    return { diff, rows: this.diffs.rows(diff, this.view) };
   }
 
   /** Rows of the current pass in the current view. */
   currentRows(): { diff: DiffEntry; rows: RowSet } {
-    const diff = this.currentDiff();
-    let rows = diff.rows.get(this.view);
-    if (!rows) {
-      rows =
-        this.view === 'ir' ? new IrRows(addedMask(diff.edits, diff.cur.ids.length), diff.cur, this.table) : new ArrayRows(diffRows(diff.edits, diff.prev, diff.cur, this.table, this.view === 'split'));
-      diff.rows.set(this.view, rows);
-    }
-    return { diff, rows };
+    return this.rowsOf(this.cur);
   }
 
   notesOf(dump: number): Note[] {

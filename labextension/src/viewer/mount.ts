@@ -7,7 +7,8 @@ import { isComparison, validateComparison } from './comparepayload';
 import { CompareView } from './compareview';
 import { clear, h } from './dom';
 import { Model } from './model';
-import { isPacked, PayloadError, unpackPayload, validatePayload } from './payload';
+import { isPacked, unpackPayload } from './packed';
+import { PayloadError, validatePayload } from './payload';
 
 export type { ViewerHost } from './app';
 

@@ -110,9 +110,11 @@ export interface Payload {
 
 export class PayloadError extends Error {}
 
-type Obj = Record<string, unknown>;
+/** A JSON object as parsed. */
+export type Obj = Record<string, unknown>;
 
-function fail(where: string, what: string, got: unknown): never {
+/** Throw the PayloadError that says where the payload is wrong, what was wanted and what came. */
+export function fail(where: string, what: string, got: unknown): never {
   let shown: string;
   try {
     shown = JSON.stringify(got);
@@ -127,7 +129,8 @@ function fail(where: string, what: string, got: unknown): never {
   throw new PayloadError(`${where}: expected ${what}, got ${shown}`);
 }
 
-function isObj(x: unknown): x is Obj {
+/** True for a JSON object (not an array, not null). */
+export function isObj(x: unknown): x is Obj {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
@@ -395,58 +398,4 @@ export function validatePayload(raw: unknown): Payload {
     syncCheck: checkSyncCheck(raw.sync_check, dumps, snapshots),
     capture: checkCapture(raw.capture)
   };
-}
-
-// ---- packed form (ascend_ir_lab.export.packing): {"packed": "gzip+base64", "data", "notes"} ----
-
-export const PACKED = 'gzip+base64';
-
-/** True for a payload in packed form. */
-export function isPacked(raw: unknown): boolean {
-  return isObj(raw) && raw.packed === PACKED;
-}
-
-function base64Bytes(text: string): Uint8Array<ArrayBuffer> {
-  const bin = atob(text);
-  const out = new Uint8Array(new ArrayBuffer(bin.length));
-  for (let k = 0; k < bin.length; k++) {
-    out[k] = bin.charCodeAt(k);
-  }
-  return out;
-}
-
-/**
- * The plain payload of a packed one, through the browser's own DecompressionStream (no network,
- * no library); anything else is returned as it is. Throws PayloadError when the data is bad.
- */
-export async function unpackPayload(raw: unknown): Promise<unknown> {
-  if (!isPacked(raw)) {
-    return raw;
-  }
-  const packed = raw as Obj;
-  const data = packed.data;
-  if (typeof data !== 'string') {
-    fail('data', 'a gzip+base64 string', data);
-  }
-  if (typeof DecompressionStream === 'undefined') {
-    throw new PayloadError('this browser lacks DecompressionStream; open the page in a current browser');
-  }
-  let text: string;
-  try {
-    const bytes = base64Bytes(data as string);
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-    text = await new Response(stream).text();
-  } catch (e) {
-    throw new PayloadError(`data: not gzip+base64 (${String(e)})`);
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new PayloadError('data: the unpacked text is not JSON');
-  }
-  if (!isObj(body)) {
-    fail('data', 'a JSON object once unpacked', body);
-  }
-  return { ...body, notes: packed.notes ?? [] };
 }

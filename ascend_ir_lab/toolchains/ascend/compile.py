@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,7 @@ class CompileJob:
     def __init__(self, done: Run | None = None, finish: Callable[[], Run] | None = None,
                  stop: Callable[[], Run] | None = None) -> None:  # fmt: skip
         self._run, self._finish, self._stop = done, finish, stop
+        self._lock = threading.Lock()  # `stop` may come from the thread that started it
 
     @property
     def running(self) -> bool:
@@ -127,8 +129,11 @@ class CompileJob:
 
     def run(self) -> Run:
         """The finished Run, once the background stage (if any) has ended."""
-        if self._finish is not None:
-            finish, self._finish, self._stop = self._finish, None, None
+        with self._lock:
+            finish, self._finish = self._finish, None
+            if finish is not None:
+                self._stop = None
+        if finish is not None:
             self._run = finish()  # a failure leaves the stage recorded, the folder released
         if self._run is None:
             raise IRLabError("this compile failed before its Run was finished (see above)")
@@ -138,9 +143,11 @@ class CompileJob:
         """Kill the background stage (its whole process group), reap it and record it as
         interrupted; the Run (None after a failure `run()` raised). Never raises for a job
         already done."""
-        if self._stop is not None:
-            stop, self._stop, self._finish = self._stop, None, None
-            self._run = stop()
+        with self._lock:
+            stop, self._stop = self._stop, None
+            if stop is not None:
+                self._finish = None
+                self._run = stop()
         return self._run
 
 

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import contextlib
 import math
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs import Run, write_manifest
-from ascend_ir_lab.toolchains.ascend.compile import CompileJob
 from ascend_ir_lab.toolchains.ascend.interpret import interpret_launch
 from ascend_ir_lab.toolchains.ascend.npu import no_device_to_time
 from ascend_ir_lab.toolchains.ascend.offline_kernel import OfflineKernel
@@ -43,6 +44,9 @@ from ascend_ir_lab.toolchains.common.launch import (
 from ascend_ir_lab.toolchains.common.run import update_extra
 from ascend_ir_lab.toolchains.common.specialise import Specialisation, npu_target
 from ascend_ir_lab.toolchains.common.tools import npu_available
+
+if TYPE_CHECKING:
+    from ascend_ir_lab.toolchains.ascend.compile import CompileJob
 
 __all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available"]
 
@@ -166,7 +170,7 @@ class LaunchCapture(Capture):
             background = bool(self._step) and not sweep_cheap
             made = self._compile(fn, spec.signature, spec.constexprs, spec.given, spec.attrs,
                                  sweep_cheap, background=background)  # fmt: skip
-            if isinstance(made, CompileJob):
+            if not isinstance(made, (Run, BaseException)):  # a CompileJob, still running
                 self.settle()  # one in the background at a time: the CPUs are few
                 self._pending[key] = (made, fn, self._step)
                 made = StillRunning()  # holds the Run's place in the order of Runs
@@ -245,14 +249,17 @@ class LaunchCapture(Capture):
             dumps=not cheap,
         )
         try:
-            from ascend_ir_lab.toolchains.ascend.compile import compile_kernel, start_compile
+            from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
 
-            compile_fn = start_compile if background else compile_kernel
-            made = compile_watched(fn, folder, kwargs, self._say, compile_fn=compile_fn)
+            made: Run | CompileJob = (
+                _start_watched(fn, folder, kwargs, self._say)
+                if background
+                else compile_watched(fn, folder, kwargs, self._say, compile_fn=compile_kernel)
+            )
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)
             return exc
-        if isinstance(made, CompileJob):
+        if not isinstance(made, Run):  # a CompileJob
             if made.running:
                 self._say("background", {"kernel": kernel_name(fn), "path": folder})
                 return made
@@ -340,6 +347,33 @@ class LaunchCapture(Capture):
 
     def _say(self, event: str, info: dict[str, Any]) -> None:
         super()._say(event, {"sweep": self._step, **info} if self._step else info)
+
+
+def _start_watched(
+    fn: Any, folder: Path, kwargs: dict[str, Any], say: Progress
+) -> Run | CompileJob:
+    """`compile_watched` with `start_compile`: a job the compile thread starts after this
+    thread was interrupted (or failed) is stopped there, so none is ever left running."""
+    from ascend_ir_lab.toolchains.ascend.compile import start_compile
+
+    started: list[CompileJob] = []
+    gone = threading.Event()
+
+    def start(kernel: Any, **settings: Any) -> CompileJob:
+        job = start_compile(kernel, **settings)
+        started.append(job)
+        if gone.is_set():
+            job.stop()
+        return job
+
+    try:
+        made: Run | CompileJob = compile_watched(fn, folder, kwargs, say, compile_fn=start)
+        return made
+    except BaseException:
+        gone.set()
+        for job in started:
+            job.stop()
+        raise
 
 
 def annotate_run(run: Run, fn: Any, launch: Mapping[str, Any]) -> Run:

@@ -182,8 +182,11 @@ def start_compile(
     fn = _resolve(kernel)
     kernel_name = getattr(getattr(fn, "fn", fn), "__name__", "kernel")
     run_name = name or (kernel_name + ("-barrier-all" if barrier_all else ""))
+    from ascend_ir_lab.toolchains.common.kernels import kernel_source
+
+    source = kernel_source(fn)  # read once: the manifest and source.py both need it
     with query_budget(timeout):
-        head = _manifest_head(fn, kernel_name, sig, consts, target)
+        head = _manifest_head(source, kernel_name, sig, consts, target)
     if attrs is not None:
         head["kernel"]["attrs"] = {k: dict(v) for k, v in attrs.items()}
     writer = RunWriter.create(run_name, head, out)
@@ -193,7 +196,7 @@ def start_compile(
         settings = dict(target=target, barrier_all=barrier_all, bishengir_flags=bishengir_flags,
                         module_scope=module_scope, options=options, line_info=line_info)  # fmt: skip
         with writer.held():
-            _write_source(writer, fn)
+            _write_source(writer, source)
             writer.set("env", relevant_env(env))
             writer.set_extra("recompile", _recompile_record(fn, spec, settings))
             writer.set_extra("passes_captured", dumps)
@@ -302,11 +305,13 @@ def _resolve(kernel: Any) -> Any:
 
 
 def _manifest_head(
-    fn: Any, kernel_name: str, sig: dict[str, str], consts: dict[str, Any], target: str
+    source: tuple[str, int, str],
+    kernel_name: str,
+    sig: dict[str, str],
+    consts: dict[str, Any],
+    target: str,
 ) -> dict[str, Any]:
-    from ascend_ir_lab.toolchains.common.kernels import kernel_source
-
-    _, first_line, filename = kernel_source(fn)
+    _, first_line, filename = source
     return {
         "toolchain": "ascend",
         "target": target,
@@ -322,10 +327,8 @@ def _manifest_head(
     }
 
 
-def _write_source(writer: RunWriter, fn: Any) -> None:
-    from ascend_ir_lab.toolchains.common.kernels import kernel_source
-
-    text, _, filename = kernel_source(fn)
+def _write_source(writer: RunWriter, source: tuple[str, int, str]) -> None:
+    text, _, filename = source
     (writer.path / "source.py").write_text(text)
     writer.set_extra("source_file", filename)
 

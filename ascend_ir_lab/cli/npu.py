@@ -68,9 +68,9 @@ def _command(args: argparse.Namespace) -> list[str]:
 
 
 def _capture(args: argparse.Namespace) -> int:
-    from ascend_ir_lab.toolchains.ascend.launch import npu_available
     from ascend_ir_lab.toolchains.ascend.npu_script import capture_script
     from ascend_ir_lab.toolchains.common.collection import run_row, table_text
+    from ascend_ir_lab.toolchains.common.tools import npu_available
 
     if not args.no_virtual_npu and not npu_available():
         return _capture_offline(args)

@@ -191,6 +191,8 @@ class IRLabMagics(Magics):
                 )
             )
             outcome = run_nested(self._ip, cell)
+            if getattr(outcome, "error_in_exec", None) is not None:
+                cap.stop_pending()  # Ctrl-C or an error in the cell: no compile left running
         runs = [(r, [ln for ln in cap.launches if ln.run is r]) for r in cap.runs]
         if args.signature:
             for fn in self.defined_kernels(args.kernel, before):

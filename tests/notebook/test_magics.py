@@ -310,6 +310,41 @@ def test_a_sweep_shows_one_table_and_records_open_with_their_passes(
     assert any(d.stage == "bishengir" for d in opened.result.timeline.dumps)
 
 
+def test_a_sweep_interrupted_in_a_cell_leaves_no_compile_running(
+    shell: InteractiveShell, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import threading
+
+    from ascend_ir_lab.toolchains.ascend import launch
+
+    noted = launch._note_config
+
+    def interrupted(capture: Any, *args: Any) -> None:
+        noted(capture, *args)
+        if capture._pending:  # Ctrl-C while config 1's bishengir-compile runs beside
+            raise KeyboardInterrupt
+
+    def children() -> set[str]:  # this process's children, zombies included
+        found = set()
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                if stat.read_text().rsplit(")", 1)[1].split()[1] == str(os.getpid()):
+                    found.add(stat.parent.name)
+            except (OSError, IndexError):
+                continue
+        return found
+
+    monkeypatch.setattr(launch, "_note_config", interrupted)
+    threads, before = set(threading.enumerate()), children()
+    run_cell(shell, f"%%triton_npu --runs-dir {tmp_path}\n{AUTOTUNED_CELL}")
+    assert set(threading.enumerate()) <= threads and children() <= before
+    manifest = json.loads((tmp_path / "add_tuned" / "run.json").read_text())
+    assert manifest["status"]["code"] == "interrupted"
+    assert manifest["stages"][-1]["name"] == "bishengir"
+    assert manifest["stages"][-1]["status"] == "interrupted"
+
+
 def test_configs_names_the_sweep_configs_to_capture(
     shell: InteractiveShell, tmp_path: Path
 ) -> None:

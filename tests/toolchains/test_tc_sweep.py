@@ -181,3 +181,65 @@ def test_a_capture_that_fails_keeps_the_record(swept, tmp_path: Path) -> None:  
     assert sorted(p.relative_to(record) for p in record.rglob("*")) == before
     assert json.loads((record / "run.json").read_text()) == manifest
     assert done.returncode == 0 and "ttir" in done.stdout  # opened as the record it is
+
+
+def test_the_chosen_config_finishes_in_the_background(swept) -> None:  # type: ignore[no-untyped-def]
+    runs, _, err = swept
+    assert "config 1/3 (with passes): bishengir-compile goes on in the background" in err
+    lines = err.splitlines()
+    first = lines.index("ascend-ir-lab: [1] scale_add config 1/3 (with passes) -> Ascend910B3 ...")
+    done = [k for k, t in enumerate(lines) if "[1] scale_add" in t and "ir-complete" in t]
+    last_record = max(k for k, t in enumerate(lines) if "(record only): ir-complete" in t)
+    assert done and done[0] > last_record > first  # joined after the other configs compiled
+    assert runs[0].status == "ir-complete-no-binary"
+    statuses = [c["status"] for c in runs[0].manifest["extra"]["autotune"]["configs"]]
+    assert statuses == ["ir-complete-no-binary"] * 3  # the one finished later is listed too
+
+
+def _children() -> set[int]:
+    """This process's child processes (zombies included: a reaped child is gone)."""
+    import os
+
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == os.getpid():
+            found.add(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, SystemExit])
+def test_a_sweep_stopped_midway_kills_and_reaps_the_background_compile(
+    tmp_path: Path, stop: type[BaseException]
+) -> None:
+    import importlib.util
+    import threading
+
+    import torch
+
+    from ascend_ir_lab.toolchains.ascend.launch import intercept_launches
+
+    events: list[str] = []
+
+    def progress(event: str, info: dict[str, object]) -> None:
+        events.append(event)
+        if event == "start" and "config 2/3" in str(info.get("sweep")):
+            raise stop  # Ctrl-C, or the script exiting, while config 1's bishengir runs
+
+    threads, children = set(threading.enumerate()), _children()
+    with pytest.raises(stop), intercept_launches(runs_dir=tmp_path, progress=progress):
+        spec = importlib.util.spec_from_file_location("autotuned_stopped", KERNELS / "autotuned.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)  # defined under the capture, as a script defines it
+        x, y, out = torch.rand(4096), torch.rand(4096), torch.empty(4096)
+        module.scale_add[lambda meta: (4096 // meta["BLOCK"],)](x, y, out, 4096)
+    assert "background" in events
+    assert set(threading.enumerate()) <= threads  # no thread left copying the log
+    assert _children() <= children  # bishengir-compile killed and reaped
+    run = Run(tmp_path / "scale_add")
+    assert run.status == "interrupted" and run.stage("bishengir")["status"] == "interrupted"
+    assert run.stage("bishengir")["log"].endswith(".log.zst")  # what it printed, kept

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from ascend_ir_lab.toolchains.common.process import (
     ToolResult,
     ToolTimeoutError,
     run_logged,
+    start_logged,
 )
 from ascend_ir_lab.toolchains.common.run import Run, RunWriter
 from ascend_ir_lab.toolchains.common.tools import (
@@ -101,6 +103,76 @@ def compile_kernel(
     CANN: no pass printed, triton's own .ttadapter kept, the bishengir-compile command kept
     in `extra.planned_stages`, not run); `capture_passes(run)` recompiles it in full.
     """
+    return start_compile(
+        kernel, signature=signature, constexprs=constexprs, target=target,
+        barrier_all=barrier_all, bishengir_flags=bishengir_flags, module_scope=module_scope,
+        options=options, name=name, out=out, timeout=timeout, check=check,
+        line_info=line_info, dumps=dumps, attrs=attrs,
+    ).run()  # fmt: skip
+
+
+class CompileJob:
+    """A compile whose last stage, bishengir-compile with every pass printed, may still run
+    in the background (`start_compile`): `run()` waits for it and returns the finished Run
+    (raising as `compile_kernel` does), `stop()` kills and reaps it and returns the Run with
+    status "interrupted". A job with nothing left running holds its Run already."""
+
+    def __init__(self, done: Run | None = None, finish: Callable[[], Run] | None = None,
+                 stop: Callable[[], Run] | None = None) -> None:  # fmt: skip
+        self._run, self._finish, self._stop = done, finish, stop
+        self._lock = threading.Lock()  # `stop` may come from the thread that started it
+
+    @property
+    def running(self) -> bool:
+        """Whether a stage still runs in the background (neither waited for nor stopped)."""
+        return self._finish is not None
+
+    def run(self) -> Run:
+        """The finished Run, once the background stage (if any) has ended."""
+        with self._lock:
+            finish, self._finish = self._finish, None
+            if finish is not None:
+                self._stop = None
+        if finish is not None:
+            self._run = finish()  # a failure leaves the stage recorded, the folder released
+        if self._run is None:
+            raise IRLabError("this compile failed before its Run was finished (see above)")
+        return self._run
+
+    def stop(self) -> Run | None:
+        """Kill the background stage (its whole process group), reap it and record it as
+        interrupted; the Run (None after a failure `run()` raised). Never raises for a job
+        already done."""
+        with self._lock:
+            stop, self._stop = self._stop, None
+            if stop is not None:
+                self._finish = None
+                self._run = stop()
+        return self._run
+
+
+def start_compile(
+    kernel: Any,
+    *,
+    signature: str | Mapping[str, str],
+    constexprs: Sequence[str] | Mapping[str, Any] | None = None,
+    target: str = "Ascend910B3",
+    barrier_all: bool = False,
+    bishengir_flags: Sequence[str] = (),
+    module_scope: bool = False,
+    options: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    check: bool = True,
+    line_info: bool = False,
+    dumps: bool = True,
+    attrs: Mapping[str, Mapping[str, Any]] | None = None,
+) -> CompileJob:
+    """`compile_kernel` up to bishengir-compile, which is left running in the background
+    (its own process group, its output streaming into the Run's log, nothing to the
+    console) while the caller goes on: the CompileJob's `run()` waits for it and gives the
+    Run, `stop()` kills it. The Run folder is held until then; read it only from the job."""
     from ascend_ir_lab.toolchains.common.kernels import parse_constexprs, parse_signature
 
     sig = parse_signature(signature)
@@ -110,18 +182,21 @@ def compile_kernel(
     fn = _resolve(kernel)
     kernel_name = getattr(getattr(fn, "fn", fn), "__name__", "kernel")
     run_name = name or (kernel_name + ("-barrier-all" if barrier_all else ""))
+    from ascend_ir_lab.toolchains.common.kernels import kernel_source
+
+    source = kernel_source(fn)  # read once: the manifest and source.py both need it
     with query_budget(timeout):
-        head = _manifest_head(fn, kernel_name, sig, consts, target)
+        head = _manifest_head(source, kernel_name, sig, consts, target)
     if attrs is not None:
         head["kernel"]["attrs"] = {k: dict(v) for k, v in attrs.items()}
     writer = RunWriter.create(run_name, head, out)
 
-    def stages() -> Run:
+    def stages() -> Run | CompileJob:
         env = tool_env({"TRITON_DISABLE_LINE_INFO": "0"} if line_info else None)
         settings = dict(target=target, barrier_all=barrier_all, bishengir_flags=bishengir_flags,
                         module_scope=module_scope, options=options, line_info=line_info)  # fmt: skip
         with writer.held():
-            _write_source(writer, fn)
+            _write_source(writer, source)
             writer.set("env", relevant_env(env))
             writer.set_extra("recompile", _recompile_record(fn, spec, settings))
             writer.set_extra("passes_captured", dumps)
@@ -149,15 +224,21 @@ def compile_kernel(
             writer.set_extra("line_info", line_info)
         return _bishengir_stage(writer, args, extra_flags, env, timeout, check)
 
-    return _guarded(writer, stages, timeout=timeout, check=check)
+    begun = _guarded(writer, stages, timeout=timeout, check=check)
+    return begun if isinstance(begun, CompileJob) else CompileJob(begun)
 
 
-def _guarded(writer: RunWriter, stages: Callable[[], Run], *, timeout: float, check: bool) -> Run:
+def _guarded(
+    writer: RunWriter, stages: Callable[[], Run | CompileJob], *, timeout: float, check: bool
+) -> Run | CompileJob:
     """Run `stages` into `writer` so that every way it ends leaves a finished Run: a stopped
-    tool's stage recorded, Ctrl-C raising RunInterrupted, our errors carrying `.run`."""
+    tool's stage recorded, Ctrl-C raising RunInterrupted, our errors carrying `.run`. A
+    CompileJob (a stage left running) keeps the folder held until the job ends."""
+    begun: Run | CompileJob | None = None
     try:
         with query_budget(timeout):
-            return stages()
+            begun = stages()
+            return begun
     except (ToolTimeoutError, ToolInterrupted) as exc:
         return _stopped(writer, exc.result, check)
     except KeyboardInterrupt:
@@ -171,7 +252,8 @@ def _guarded(writer: RunWriter, stages: Callable[[], Run], *, timeout: float, ch
             raise
         return run
     finally:
-        writer.release()
+        if not isinstance(begun, CompileJob):
+            writer.release()
 
 
 def _stopped(writer: RunWriter, result: ToolResult, check: bool) -> Run:
@@ -223,11 +305,13 @@ def _resolve(kernel: Any) -> Any:
 
 
 def _manifest_head(
-    fn: Any, kernel_name: str, sig: dict[str, str], consts: dict[str, Any], target: str
+    source: tuple[str, int, str],
+    kernel_name: str,
+    sig: dict[str, str],
+    consts: dict[str, Any],
+    target: str,
 ) -> dict[str, Any]:
-    from ascend_ir_lab.toolchains.common.kernels import kernel_source
-
-    _, first_line, filename = kernel_source(fn)
+    _, first_line, filename = source
     return {
         "toolchain": "ascend",
         "target": target,
@@ -243,10 +327,8 @@ def _manifest_head(
     }
 
 
-def _write_source(writer: RunWriter, fn: Any) -> None:
-    from ascend_ir_lab.toolchains.common.kernels import kernel_source
-
-    text, _, filename = kernel_source(fn)
+def _write_source(writer: RunWriter, source: tuple[str, int, str]) -> None:
+    text, _, filename = source
     (writer.path / "source.py").write_text(text)
     writer.set_extra("source_file", filename)
 
@@ -305,8 +387,9 @@ def _bishengir_stage(
     env: Mapping[str, str],
     timeout: float,
     check: bool,
-) -> Run:
-    """bishengir-compile on the adapter output, as triton-ascend would call it."""
+) -> Run | CompileJob:
+    """bishengir-compile on the adapter output, as triton-ascend would call it: started,
+    and left running as a CompileJob whose `run()` records the stage and finishes the Run."""
     adapter = next(s for s in writer.manifest["stages"] if s["name"] == "adapter")
     adapter_ir = (writer.path / adapter["artifact"]).read_text()
     text, mix_mode = opts_mod.bishengir_input(adapter_ir)
@@ -330,19 +413,36 @@ def _bishengir_stage(
             writer.set_extra("planned_stages", [planned])
         return writer.finish("ir-complete-no-binary", RECORD_ONLY)
     source.write_text(text)
-    result = run_logged(command, log=writer.log_path("bishengir"), env=env, timeout=timeout)
-    produced = _binary_output(binary)
-    writer.add_stage(stage_record(writer, "bishengir", result, produced))
-    writer.set_extra("mix_mode", mix_mode)
-    writer.set_extra(
-        "stage_inputs",
-        {"adapter": writer.relative(_ttir_artifact(writer)), "bishengir": writer.relative(source)},
-    )
-    if result.returncode == 0:
-        return writer.finish("ok" if produced else "ir-complete-no-binary")
-    if HIVMC_MISSING in result.tail(60):
-        return writer.finish("ir-complete-no-binary")
-    return _fail(writer, "bishengir", check, result)
+    tool = start_logged(command, log=writer.log_path("bishengir"), env=env)
+
+    def finish() -> Run:
+        result = tool.wait(timeout)
+        produced = _binary_output(binary)
+        with writer.held():
+            writer.add_stage(stage_record(writer, "bishengir", result, produced))
+            writer.set_extra("mix_mode", mix_mode)
+            writer.set_extra("stage_inputs", {"adapter": writer.relative(_ttir_artifact(writer)),
+                                              "bishengir": writer.relative(source)})  # fmt: skip
+        if result.returncode == 0:
+            return writer.finish("ok" if produced else "ir-complete-no-binary")
+        if HIVMC_MISSING in result.tail(60):
+            return writer.finish("ir-complete-no-binary")
+        return _fail(writer, "bishengir", check, result)
+
+    def stop() -> Run:
+        try:
+            return _stopped(writer, tool.stop(), check=False)
+        except RunInterrupted as exc:
+            return exc.run
+        finally:
+            writer.release()
+
+    def guarded() -> Run:
+        done = _guarded(writer, finish, timeout=timeout, check=check)
+        assert isinstance(done, Run)
+        return done
+
+    return CompileJob(finish=guarded, stop=stop)
 
 
 def _binary_output(stem: Path) -> Path | None:

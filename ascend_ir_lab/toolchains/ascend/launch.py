@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import contextlib
 import math
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs import Run, write_manifest
@@ -43,7 +45,15 @@ from ascend_ir_lab.toolchains.common.run import update_extra
 from ascend_ir_lab.toolchains.common.specialise import Specialisation, npu_target
 from ascend_ir_lab.toolchains.common.tools import npu_available
 
+if TYPE_CHECKING:
+    from ascend_ir_lab.toolchains.ascend.compile import CompileJob
+
 __all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available"]
+
+
+class StillRunning(Exception):
+    """The place of a compile still finishing in the background among a capture's compiles
+    (replaced by its Run, in the same place, once it has finished)."""
 
 
 @dataclass
@@ -62,6 +72,10 @@ class LaunchCapture(Capture):
     _cheap: bool = False  # compiling a sweep config: record it, no per-pass dumps
     _step: str = ""  # "config 2/16 (cheap record)" while a sweep compiles
     _repeats: Repeats = field(default_factory=Repeats)  # launches that changed nothing
+    # a sweep config's compile whose bishengir-compile (every pass printed) runs in the
+    # background while the other configs compile: key -> (job, kernel, progress label)
+    _pending: dict[tuple[Any, ...], tuple[CompileJob, Any, str]] = field(default_factory=dict)
+    _keys: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # id(launch) -> its key
 
     # -- the launch hook -------------------------------------------------------------------
     def on_launch(
@@ -149,11 +163,22 @@ class LaunchCapture(Capture):
 
     def _compile_once(self, fn: Any, spec: Specialisation, launch: Launch) -> Run | None:
         key = (id(fn), spec.key)
+        self._keys[id(launch)] = key
         sweep_cheap = self._sweep_cheap(launch.kernel, key)
         if key not in self._compiled:
-            self._compiled[key] = self._compile(
-                fn, spec.signature, spec.constexprs, spec.given, spec.attrs, sweep_cheap
-            )
+            # inside a sweep, a config with passes leaves bishengir-compile running
+            background = bool(self._step) and not sweep_cheap
+            made = self._compile(fn, spec.signature, spec.constexprs, spec.given, spec.attrs,
+                                 sweep_cheap, background=background)  # fmt: skip
+            if not isinstance(made, (Run, BaseException)):  # a CompileJob, still running
+                self.settle()  # one in the background at a time: the CPUs are few
+                self._pending[key] = (made, fn, self._step)
+                made = StillRunning()  # holds the Run's place in the order of Runs
+            self._compiled[key] = made
+        if key in self._pending:
+            if self._step:  # the sweep goes on; the Run is finished when it is needed
+                return None
+            self._settle(key)
         found = self._compiled[key]
         if isinstance(found, Run) and not sweep_cheap and not found.passes_captured:
             found = self._compiled[key] = self._capture(found)
@@ -185,12 +210,15 @@ class LaunchCapture(Capture):
     def _record_sweep(self, kernel: str, key: tuple[Any, ...], run: Run) -> Run:
         from ascend_ir_lab.toolchains.ascend.sweep import sweep_record
 
+        self.settle()
         configs = self.sweeps[kernel]
         chosen = next((c["index"] for c in configs if c.get("_key") == key), None)
         for c in configs:
             target = self._compiled.get(c["_key"])
             c["run"] = str(target.path) if isinstance(target, Run) else None
             c["passes_captured"] = isinstance(target, Run) and target.passes_captured
+            if c.get("status") is None:  # finished in the background since
+                c.update(_config_outcome(target if isinstance(target, Run) else None))
         shown = [{k: v for k, v in c.items() if not k.startswith("_")} for c in configs]
         return update_extra(run, {"autotune": sweep_record(shown, chosen, timed=False)})
 
@@ -202,7 +230,8 @@ class LaunchCapture(Capture):
         options: dict[str, Any],
         attrs: dict[str, dict[str, Any]] | None = None,
         cheap: bool = False,
-    ) -> Run | BaseException:
+        background: bool = False,
+    ) -> Run | BaseException | CompileJob:
         name = self._run_name(kernel_name(fn))
         folder = fresh_folder(name, self.runs_dir)
         kwargs = dict(
@@ -222,15 +251,71 @@ class LaunchCapture(Capture):
         try:
             from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
 
-            run = compile_watched(fn, folder, kwargs, self._say, compile_fn=compile_kernel)
+            made: Run | CompileJob = (
+                _start_watched(fn, folder, kwargs, self._say)
+                if background
+                else compile_watched(fn, folder, kwargs, self._say, compile_fn=compile_kernel)
+            )
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)
             return exc
+        if not isinstance(made, Run):  # a CompileJob
+            if made.running:
+                self._say("background", {"kernel": kernel_name(fn), "path": folder})
+                return made
+            made = made.run()
+            self._say("done", {"run": made})
+        return self._annotated(made, fn)
+
+    def _annotated(self, run: Run, fn: Any) -> Run:
         from ascend_ir_lab.toolchains.ascend.sweep import remember_kernel
 
         run = annotate_run(run, fn, {"interpret": self.interpret})
         remember_kernel(run, fn)
         return run
+
+    # -- compiles finishing in the background --------------------------------------------
+    def _settle(self, key: tuple[Any, ...]) -> None:
+        """Wait for the background stage of `key`'s compile and keep its finished Run (or
+        its error, as for any compile)."""
+        job, fn, step = self._pending.pop(key)
+        launches = [ln for ln in self.launches if self._keys.get(id(ln)) == key]
+        try:
+            run = job.run()
+        except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
+            self.errors.append(exc)
+            self._compiled[key] = exc
+            for launch in launches:
+                launch.error = exc
+            self._say("failed", {"kernel": kernel_name(fn), "error": exc, "sweep": step})
+            return
+        said = {"kernel": kernel_name(fn), "sweep": step}
+        self._say("stage", {"record": run.stages[-1], **said})
+        self._say("done", {"run": run, **said})
+        self._compiled[key] = run = self._annotated(run, fn)
+        for launch in launches:
+            launch.run = run
+
+    def settle(self) -> None:
+        """Wait for every compile still finishing in the background (its Run then lists
+        with the others); on Ctrl-C or an error the rest are killed and reaped."""
+        try:
+            while self._pending:
+                self._settle(next(iter(self._pending)))
+        except BaseException:
+            self.stop_pending()
+            raise
+
+    def stop_pending(self) -> None:
+        """Kill and reap every compile still running in the background; each Run says it
+        was interrupted."""
+        while self._pending:
+            key, (job, _fn, _step) = self._pending.popitem()
+            run = job.stop()
+            if run is not None:
+                self._compiled[key] = run
+            else:  # its failure was reported when `run()` raised it
+                self._compiled.pop(key, None)
 
     def _run_name(self, kernel: str) -> str:
         suffix = "-barrier-all" if self.barrier_all else ""
@@ -261,7 +346,34 @@ class LaunchCapture(Capture):
         self._repeats.note(key, before, args, kwargs)
 
     def _say(self, event: str, info: dict[str, Any]) -> None:
-        super()._say(event, {**info, "sweep": self._step} if self._step else info)
+        super()._say(event, {"sweep": self._step, **info} if self._step else info)
+
+
+def _start_watched(
+    fn: Any, folder: Path, kwargs: dict[str, Any], say: Progress
+) -> Run | CompileJob:
+    """`compile_watched` with `start_compile`: a job the compile thread starts after this
+    thread was interrupted (or failed) is stopped there, so none is ever left running."""
+    from ascend_ir_lab.toolchains.ascend.compile import start_compile
+
+    started: list[CompileJob] = []
+    gone = threading.Event()
+
+    def start(kernel: Any, **settings: Any) -> CompileJob:
+        job = start_compile(kernel, **settings)
+        started.append(job)
+        if gone.is_set():
+            job.stop()
+        return job
+
+    try:
+        made: Run | CompileJob = compile_watched(fn, folder, kwargs, say, compile_fn=start)
+        return made
+    except BaseException:
+        gone.set()
+        for job in started:
+            job.stop()
+        raise
 
 
 def annotate_run(run: Run, fn: Any, launch: Mapping[str, Any]) -> Run:
@@ -296,8 +408,13 @@ def intercept_launches(**settings: Any) -> Iterator[LaunchCapture]:
     line_info, interpret, name, kernels, runs_dir, progress). `JITFunction.run` is restored on exit.
     """
     capture = LaunchCapture(**settings)
-    with launches_taken_over(capture.on_launch), _autotune_untimed(capture):
-        yield capture
+    try:
+        with launches_taken_over(capture.on_launch), _autotune_untimed(capture):
+            yield capture
+    except BaseException:
+        capture.stop_pending()  # a stage left running is killed and reaped, never left
+        raise
+    capture.settle()
 
 
 @contextlib.contextmanager
@@ -364,22 +481,31 @@ def _first_benched(tuner: Any) -> Any:
 def _note_config(
     capture: LaunchCapture, name: str, index: int, config: Any, launches: Sequence[Launch]
 ) -> None:
-    """Keep a sweep config's record (its compile's key finds its Run later)."""
+    """Keep a sweep config's record (its compile's key finds its Run later; a compile still
+    finishing in the background gets its outcome once it has)."""
     if not launches:
         return
     launch = launches[-1]
-    key = next((k for k, v in capture._compiled.items() if v is launch.run), None)
-    run = launch.run
-    seconds = sum(float(s.get("seconds") or 0) for s in run.stages) if run else None
+    key = capture._keys.get(id(launch))
+    pending = key in capture._pending
+    outcome = {"status": None, "compile_seconds": None} if pending else _config_outcome(launch.run)
     capture.sweeps.setdefault(name, []).append(
         {
             "index": index,
             "config": {k: _plain(v) for k, v in config.all_kwargs().items()},
-            "status": run.status if run else "compile-error",
-            "compile_seconds": round(seconds, 4) if seconds is not None else None,
+            **outcome,
             "_key": key,
         }
     )
+
+
+def _config_outcome(run: Run | None) -> dict[str, Any]:
+    """A sweep config's status and compile time, from its Run (None: it failed)."""
+    seconds = sum(float(s.get("seconds") or 0) for s in run.stages) if run else None
+    return {
+        "status": run.status if run else "compile-error",
+        "compile_seconds": round(seconds, 4) if seconds is not None else None,
+    }
 
 
 def _plain(value: Any) -> Any:
@@ -402,4 +528,5 @@ def compile_defined(
     run = capture._compile(fn, sig, consts, {})
     if isinstance(run, BaseException):
         raise run
+    assert isinstance(run, Run)  # compiled in the foreground: finished
     return run

@@ -81,6 +81,7 @@ class TerminalProgress:
         self.count = 0
         self._start = 0.0
         self._what = ""
+        self._later: dict[tuple[Any, Any], tuple[str, float]] = {}  # finishing in background
 
     def __call__(self, event: str, info: dict[str, Any]) -> None:
         if event == "start":
@@ -89,13 +90,19 @@ class TerminalProgress:
             step = f" {info['sweep']}" if info.get("sweep") else ""
             self._what = f"[{self.count}] {info['kernel']}{step}"
             self._say(f"{self._what} -> {info['target']} ...")
+        elif event == "background":
+            self._later[(info.get("kernel"), info.get("sweep"))] = (self._what, self._start)
+            self._say(f"{self._what}: bishengir-compile goes on in the background")
         elif event == "done":
-            took = time.perf_counter() - self._start
-            self._say(f"{self._what}: {info['run'].status} in {took:.1f} s")
+            what, start = self._later.pop(
+                (info.get("kernel"), info.get("sweep")), (self._what, self._start)
+            )
+            self._say(f"{what}: {info['run'].status} in {time.perf_counter() - start:.1f} s")
         elif event == "capture":
             self._say(f"capturing the passes of {info.get('kernel')} ...")
         elif event in ("failed", "error"):
-            self._say(f"{self._what}: failed: {info.get('error')}")
+            what, _ = self._later.pop((info.get("kernel"), info.get("sweep")), (self._what, 0))
+            self._say(f"{what}: failed: {info.get('error')}")
 
     def _say(self, text: str) -> None:
         print(f"ascend-ir-lab: {text}", file=self.stream, flush=True)

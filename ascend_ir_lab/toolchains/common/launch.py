@@ -111,14 +111,15 @@ def compile_watched(
     folder: Path,
     kwargs: dict[str, Any],
     say: Progress,
-    compile_fn: Callable[..., Run],
-) -> Run:
+    compile_fn: Callable[..., Any],
+) -> Any:
     """`compile_fn(fn, **kwargs)` with `say("stage", record)` as each stage is recorded.
 
     The compile runs in a worker thread; this thread watches the Run's manifest (written
     after every stage) and reports. Nothing is reported while the in-process ttir stage
     holds fds 1/2, so progress never lands in the compile log. `compile_fn` is the
-    toolchain's compile (Ascend's or upstream Triton's `compile_kernel`).
+    toolchain's compile (Ascend's or upstream Triton's `compile_kernel`, or a compile that
+    leaves its last stage running, whose "done" its caller says when it has finished).
     """
     result: dict[str, Any] = {}
 
@@ -139,8 +140,9 @@ def compile_watched(
     if "error" in result:
         say("failed", {"kernel": kernel_name(fn), "error": result["error"]})
         raise result["error"]
-    run: Run = result["run"]
-    say("done", {"run": run})
+    run = result["run"]
+    if isinstance(run, Run):
+        say("done", {"run": run})
     return run
 
 

@@ -101,39 +101,85 @@ def run_logged(
     CompilerError, exit code -9) with what the tool printed so far; Ctrl-C stops the group
     and raises ToolInterrupted (a KeyboardInterrupt). Both carry the stopped ToolResult.
     """
+    return start_logged(command, log=log, env=env, cwd=cwd, package=package).wait(timeout)
+
+
+def start_logged(
+    command: Sequence[str],
+    *,
+    log: Path,
+    env: Mapping[str, str],
+    cwd: Path | None = None,
+    package: str = "ascendnpu-ir",
+) -> LoggedTool:
+    """Start `command` as `run_logged` runs it and return at once: the tool goes on in the
+    background, its output streaming into `log`, until `wait()` or `stop()` on the answer."""
     argv = [str(part) for part in command]
     log.parent.mkdir(parents=True, exist_ok=True)
-    start = time.perf_counter()
-    with open(log, "wb") as out:
-        read_end, write_end = _log_pipe()
+    out = open(log, "wb")  # noqa: SIM115 - closed by LoggedTool once the tool is reaped
+    read_end, write_end = _log_pipe()
+    try:
+        # its own process group: a timeout or Ctrl-C stops the tool and its children
+        proc = subprocess.Popen(
+            argv, stdout=write_end, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            env=dict(env), cwd=cwd, start_new_session=True,
+        )  # fmt: skip
+    except FileNotFoundError as exc:
+        os.close(read_end)
+        out.close()
+        raise ToolNotFoundError(argv[0], package) from exc
+    except BaseException:
+        os.close(read_end)
+        out.close()
+        raise
+    finally:
+        os.close(write_end)
+    return LoggedTool(argv, log, proc, _Drain(read_end, out), out)
+
+
+class LoggedTool:
+    """A tool `start_logged` started: its own process group, its stdout+stderr copied into
+    its log by a thread of this process. `wait` or `stop` reaps it, joins that thread and
+    closes the log; until then the tool runs beside whatever this process does."""
+
+    def __init__(
+        self, argv: list[str], log: Path, proc: subprocess.Popen[bytes], drain: _Drain, out: Any
+    ) -> None:
+        self.argv, self.log, self._proc, self._drain, self._out = argv, log, proc, drain, out
+        self._start = time.perf_counter()
+
+    def _seconds(self) -> float:
+        return time.perf_counter() - self._start
+
+    def _close(self, drain_timeout: float = 10.0) -> None:
+        self._drain.join(drain_timeout)
+        self._out.close()
+
+    def wait(self, timeout: float = DEFAULT_TIMEOUT_S) -> ToolResult:
+        """Wait until the tool ends, at most `timeout` seconds from its start; then as
+        `run_logged`: ToolTimeoutError or ToolInterrupted when it had to be stopped."""
         try:
-            # its own process group: a timeout or Ctrl-C stops the tool and its children
-            proc = subprocess.Popen(
-                argv, stdout=write_end, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                env=dict(env), cwd=cwd, start_new_session=True,
-            )  # fmt: skip
-        except FileNotFoundError as exc:
-            os.close(read_end)
-            raise ToolNotFoundError(argv[0], package) from exc
-        finally:
-            os.close(write_end)
-        drain = _Drain(read_end, out)
-        try:
-            returncode = proc.wait(timeout=timeout)
+            returncode = self._proc.wait(timeout=max(0.0, timeout - self._seconds()))
         except subprocess.TimeoutExpired:
-            kill_group(proc)
-            drain.join()
-            stopped = ToolResult(argv, -9, time.perf_counter() - start, log, "timed-out")
+            kill_group(self._proc)
+            self._close()
+            stopped = ToolResult(self.argv, -9, self._seconds(), self.log, "timed-out")
             raise ToolTimeoutError(stopped, timeout) from None
         except KeyboardInterrupt:
-            kill_group(proc, signal.SIGINT)
-            drain.join()
-            code = proc.returncode if proc.returncode is not None else -2
-            raise ToolInterrupted(
-                ToolResult(argv, code, time.perf_counter() - start, log, "interrupted")
-            ) from None
-        drain.join(2.0)  # a child the tool left behind may hold the pipe: not for long
-    return ToolResult(argv, returncode, time.perf_counter() - start, log)
+            raise ToolInterrupted(self.stop(signal.SIGINT)) from None
+        self._close(2.0)  # a child the tool left behind may hold the pipe: not for long
+        return ToolResult(self.argv, returncode, self._seconds(), self.log)
+
+    def stop(self, first: int = signal.SIGKILL) -> ToolResult:
+        """Stop the tool's whole group now (`first`, then SIGKILL), reap it and close its
+        log; the result says "interrupted". Safe to call on a tool that already ended."""
+        if self._out.closed:
+            code = self._proc.returncode if self._proc.returncode is not None else -2
+            return ToolResult(self.argv, code, self._seconds(), self.log, "interrupted")
+        kill_group(self._proc, first)
+        self._close()
+        code = self._proc.returncode if self._proc.returncode is not None else -2
+        return ToolResult(self.argv, code, self._seconds(), self.log, "interrupted")
 
 
 _PIPE_BYTES = 1 << 20  # asked of the kernel for the log pipe (F_SETPIPE_SZ)

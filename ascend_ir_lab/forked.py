@@ -19,15 +19,33 @@ from typing import Any
 
 
 def idle_cpus() -> int:
-    """How many CPUs of this process other work leaves idle (by the load average)."""
+    """How many CPUs of this process other work leaves idle."""
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
+    return max(0, int(cpus - _others_running()))
+
+
+def _others_running() -> float:
+    """How much other work the CPUs have: the lesser of the tasks runnable at this moment
+    (less this process) and the 1-minute load average, which also counts this process's own
+    recent work and that of the commands just before it (a user's or a script's)."""
     try:
-        return max(0, int(cpus - os.getloadavg()[0]))
+        load = os.getloadavg()[0]
     except OSError:
-        return cpus
+        return 0.0
+    now = _runnable_now()
+    return load if now is None else min(load, max(0, now - 1))
+
+
+def _runnable_now() -> int | None:
+    """The kernel's count of tasks runnable now (Linux's /proc/loadavg), or None."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as f:
+            return int(f.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def can_fork() -> bool:

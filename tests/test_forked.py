@@ -68,3 +68,25 @@ def test_no_copy_where_a_thread_runs_or_no_core_is_idle(monkeypatch: pytest.Monk
     monkeypatch.setattr(forked, "can_fork", lambda: True)
     monkeypatch.setattr(forked, "idle_cpus", lambda: 0)
     assert forked.in_parallel(os.getpid).result() == here
+
+
+def test_the_load_of_this_process_and_the_commands_before_it_leaves_cores_idle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A second command right after a first finds a load average near 1 of its own making:
+    with nothing else runnable now, both cores are idle."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.4, 0.8, 0.3))
+    monkeypatch.setattr(forked, "_runnable_now", lambda: 1)  # this process alone
+    assert forked.idle_cpus() == 2
+    monkeypatch.setattr(forked, "_runnable_now", lambda: 2)  # one other task runs now
+    assert forked.idle_cpus() == 1
+    monkeypatch.setattr(forked, "_runnable_now", lambda: 5)  # the load average is the lesser
+    assert forked.idle_cpus() == 0
+    monkeypatch.setattr(forked, "_runnable_now", lambda: None)  # no /proc: the load average
+    assert forked.idle_cpus() == 0
+
+
+def test_the_runnable_count_is_read_from_the_kernel() -> None:
+    now = forked._runnable_now()
+    assert now is None or now >= 1  # this process is running while it asks

@@ -74,6 +74,7 @@ def test_small_or_threaded_is_serial(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_busy_cores_get_no_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(forked, "_runnable_now", lambda: 10)  # nine others running now
     monkeypatch.setattr(os, "getloadavg", lambda: (9.0, 9.0, 9.0))
     assert parallel._part_count(1 << 30) == 1
     monkeypatch.setattr(os, "getloadavg", lambda: (1.0, 1.0, 1.0))

@@ -70,3 +70,20 @@ def test_an_interpreter_failure_names_the_kernel_line() -> None:
         f"at test_interpret_ops.py:{line}: a, b = N, N if N > 1 else N, 1  # three values: the "
         "compiler takes two, Python refuses"
     )
+
+
+@triton.jit
+def top_values(x_ptr, out_ptr, N: tl.constexpr, K: tl.constexpr):
+    row = tl.program_id(0)
+    x = tl.load(x_ptr + row * N + tl.arange(0, N))
+    tl.store(out_ptr + row * K + tl.arange(0, K), tl.topk(x, K))
+
+
+def test_topk_runs_interpreted() -> None:
+    # plain TRITON_INTERPRET=1 fails here: "'int' object has no attribute 'value'"
+    import torch
+
+    x = torch.randn(3, 32)
+    out = torch.zeros(3, 8)
+    interpret_launch(top_values, (3,), (x, out), {"N": 32, "K": 8})
+    assert torch.equal(out, torch.topk(x, 8, dim=1).values)

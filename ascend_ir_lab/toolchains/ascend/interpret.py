@@ -37,7 +37,7 @@ def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[st
     with (
         debug_switches(interpret=True),
         _language_restored() as interpreted,
-        direct_memory(tensor_spans(call_args)),
+        direct_memory(tensor_spans(call_args), bounded=_memory_known(call_args)),
     ):
         kernel = InterpretedFunction(_interpretable(getattr(fn, "fn", fn)))
         interpreted.append(kernel)
@@ -51,6 +51,20 @@ def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[st
                 f"{exc}; Triton's CPU interpreter runs the kernel's code as Python (as plain"
                 f" TRITON_INTERPRET=1 does), and Python fails at {where}"
             ) from exc
+
+
+def _memory_known(args: Sequence[Any]) -> bool:
+    """Whether all the memory the launch can reach is that of its CPU torch tensors (no
+    descriptor, no other object holding memory of its own)."""
+    import torch
+
+    for value in args:
+        if isinstance(value, torch.Tensor):
+            if value.device.type != "cpu":
+                return False
+        elif hasattr(value, "data_ptr") or hasattr(value, "base"):
+            return False
+    return True
 
 
 def _kernel_line(exc: BaseException) -> str:
@@ -187,11 +201,12 @@ def _interpreter_fixed() -> Iterator[None]:
       integers (garbage); it is done in fp32 and rounded back, as the NPU does.
     - fp32 -> bf16 casts round to nearest even, as the NPU's (and Triton's compiled) casts
       do, instead of truncating (off by one bf16 ulp, enough to fail atol=1e-2 checks).
-    - `tl.sort`, `tl.topk` and the other helpers sizing by `_log2(n)` work: the interpreter
-      gives them plain ints where the compiler gives constexprs ("'int' object has no
-      attribute 'value'"; plain `TRITON_INTERPRET=1` fails there too).
+    - Values keep the types Triton gives them (`interpret_types`): sums and scans of small
+      integers, and `tl.sort`/`tl.topk`.
     """
     from triton.runtime import interpreter
+
+    from ascend_ir_lab.toolchains.ascend.interpret_types import types_kept
 
     builder = interpreter.InterpreterBuilder
     saved = (interpreter._patch_lang_tensor, builder.cast_impl, builder.binary_op)
@@ -216,38 +231,11 @@ def _interpreter_fixed() -> Iterator[None]:
     interpreter._patch_lang_tensor = patch
     builder.cast_impl, builder.binary_op = cast_impl, binary_op
     try:
-        with _constexpr_helpers_take_ints():
+        with types_kept():
             yield
     finally:
         interpreter._patch_lang_tensor = original_patch
         builder.cast_impl, builder.binary_op = original_cast, original_binary
-
-
-@contextlib.contextmanager
-def _constexpr_helpers_take_ints() -> Iterator[None]:
-    """triton's `_log2` and `_is_power_of_two` (module globals of triton.language.standard
-    and triton-ascend's patch of it) read `.value` of a constexpr: for the block they also
-    take the plain ints the interpreter passes, with the same answers."""
-    import importlib
-
-    import triton.language as tl
-
-    def unwrapped(helper: Any) -> Any:
-        return lambda i: helper(i if isinstance(i, tl.constexpr) else tl.constexpr(i))
-
-    modules = []
-    for name in ("triton.language.standard", "triton.triton_patch.language.standard"):
-        with contextlib.suppress(ImportError):
-            modules.append(importlib.import_module(name))
-    saved = [(m, k, vars(m)[k]) for m in modules for k in ("_log2", "_is_power_of_two")
-             if k in vars(m)]  # fmt: skip
-    for module, name, helper in saved:
-        setattr(module, name, unwrapped(helper))
-    try:
-        yield
-    finally:
-        for module, name, helper in saved:
-            setattr(module, name, helper)
 
 
 def _is_bf16(dtype: Any) -> bool:

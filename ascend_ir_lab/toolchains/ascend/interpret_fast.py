@@ -83,9 +83,11 @@ def _block(ptrs: Any, spans: Any) -> Any:
     import numpy as np
     from triton.runtime import interpreter
 
+    if ptrs.data.size < _SMALL:  # scalars and small blocks: the interpreter's own way
+        return None
     flat = ptrs.data.reshape(-1)
     dtype = interpreter._get_np_dtype(ptrs.get_element_ty())
-    if flat.size < _SMALL or dtype.itemsize * 8 != ptrs.get_element_ty().primitive_bitwidth:
+    if dtype.itemsize * 8 != ptrs.get_element_ty().primitive_bitwidth:
         return None
     lo = int(flat[0])
     hi = lo + flat.size * dtype.itemsize

@@ -26,7 +26,7 @@ from pathlib import Path
 from _common import ROOT, WORK, report
 from bench_read import big_log
 
-from ascend_ir_lab.dumps.blocks import compress_log
+from ascend_ir_lab.dumps.zstd_log import compress_log
 from ascend_ir_lab.toolchains.common.collection import folder_size
 
 OPEN = (
@@ -135,7 +135,7 @@ def raw_twin(run: Path) -> Path:
     them): the baseline a compressed Run opens against."""
     import json
 
-    from ascend_ir_lab.dumps.blocks import open_zstd
+    from ascend_ir_lab.dumps.zstd_log import open_zstd
 
     twin = run.with_name(run.name + "-raw")
     shutil.rmtree(twin, ignore_errors=True)

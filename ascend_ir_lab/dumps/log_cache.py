@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ascend_ir_lab.dumps.blocks import BlockText, WarnedMap, small_whole
-from ascend_ir_lab.private import private_folder
+from ascend_ir_lab.private import private_folder, write_aside
 
 CACHE_BYTES = 4 << 30  # decompressed logs kept at most, all together
 
@@ -87,16 +87,7 @@ def _fill(text: BlockText, kept: Path, limit: int) -> bytes | None:
     """Decompress `text` into the cache under `kept` (aside first, then renamed); its text
     as `_read_kept` gives it."""
     whole = bytes(text) if len(text) < limit else None
-    aside = kept.with_name(f"{kept.stem}.{os.getpid()}.part")
-    try:
-        fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            for block in [whole] if whole is not None else text.chunks():
-                out.write(block)
-        os.replace(aside, kept)
-    except OSError:
-        with contextlib.suppress(OSError):
-            aside.unlink()
+    if not write_aside(kept, [whole] if whole is not None else text.chunks()):
         return whole
     _evict(kept.parent, keep=kept)
     return whole if whole is not None else _read_kept(kept, limit)

@@ -10,15 +10,15 @@ cannot be split is read serially.
 
 from __future__ import annotations
 
-import marshal
 import os
-import sys
+from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
 
 from ascend_ir_lab.dumps.headers import parse_header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
 from ascend_ir_lab.dumps.reader import CANDIDATE_LINE, LogIndex, index_part
+from ascend_ir_lab.forked import Pending, can_fork, idle_cpus
 
 PARALLEL_FROM = 64 << 20  # smaller logs are read serially
 PART_BYTES = 32 << 20  # a part is at least this large (a fork costs about a millisecond)
@@ -38,14 +38,19 @@ def index_in_parts(
     if len(cuts) < 3:
         return None
     children = [
-        _spawn(data, lo, hi, stage, log_id) for lo, hi in zip(cuts[1:-1], cuts[2:], strict=True)
+        (lo, hi, Pending(_part_of(data, lo, hi, stage, log_id)).start(idle=False))
+        for lo, hi in zip(cuts[1:-1], cuts[2:], strict=True)
     ]
-    out = index_part(data, 0, cuts[1], stage=stage, log_id=log_id, first_index=first_index)
-    for pid, fd, lo, hi in children:
-        part = _collect(pid, fd)
-        if part is None:  # its process failed: read it here
-            part = index_part(data, lo, hi, stage=stage, log_id=log_id)
-        _join(out, part, first_index + len(out.dumps))
+    try:
+        out = index_part(data, 0, cuts[1], stage=stage, log_id=log_id, first_index=first_index)
+        for lo, hi, pending in children:
+            part = _unflat_or_none(pending.result())
+            if part is None:  # what its process wrote cannot be read: read the part here
+                part = index_part(data, lo, hi, stage=stage, log_id=log_id)
+            _join(out, part, first_index + len(out.dumps))
+    finally:
+        for _, _, pending in children:
+            pending.cancel()
     return out
 
 
@@ -58,17 +63,11 @@ def _part_count(size: int) -> int:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
-    try:
-        idle = int(cpus - os.getloadavg()[0])
-    except OSError:
-        idle = cpus
-    return max(1, min(cpus, 1 + idle, size // PART_BYTES, MAX_PARTS))
+    return max(1, min(cpus, 1 + idle_cpus(), size // PART_BYTES, MAX_PARTS))
 
 
 def _can_fork() -> bool:
-    threading = sys.modules.get("threading")  # not imported: no thread started from Python
-    alone = threading is None or threading.active_count() == 1
-    return alone and hasattr(os, "fork") and sys.platform != "win32"
+    return can_fork()
 
 
 def cut_points(data: bytes, count: int) -> list[int]:
@@ -98,39 +97,20 @@ def _header_at_or_after(data: bytes, pos: int) -> int:
         pos = m.end()
 
 
-def _spawn(data: bytes, lo: int, hi: int, stage: str, log_id: int) -> tuple[int, int, int, int]:
-    """Fork a process that indexes [lo, hi) and writes it, marshalled, into a pipe."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the forked copy: index, write, leave without running anything else
-        code = 1
-        try:
-            os.close(r)
-            part = index_part(data, lo, hi, stage=stage, log_id=log_id)
-            blob = marshal.dumps(_flat(part))
-            with os.fdopen(w, "wb") as f:
-                f.write(blob)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(w)
-    return pid, r, lo, hi
+def _part_of(data: bytes, lo: int, hi: int, stage: str, log_id: int) -> Callable[[], Any]:
+    """The work of indexing [lo, hi): its LogIndex as `flat` writes it."""
+    return lambda: flat(index_part(data, lo, hi, stage=stage, log_id=log_id))
 
 
-def _collect(pid: int, fd: int) -> LogIndex | None:
-    """The part a forked process wrote, or None where it failed."""
-    with os.fdopen(fd, "rb") as f:
-        blob = f.read()
-    _, status = os.waitpid(pid, 0)
-    if status != 0 or not blob:
-        return None
+def _unflat_or_none(columns: Any) -> LogIndex | None:
     try:
-        return _unflat(marshal.loads(blob))
-    except (ValueError, EOFError, TypeError):
+        return unflat(columns)
+    except (ValueError, TypeError):
         return None
 
 
-def _flat(part: LogIndex) -> tuple[Any, ...]:
+def flat(part: LogIndex) -> tuple[Any, ...]:
+    """`part` as plain tuples and lists, which `marshal` writes (and `unflat` reads back)."""
     fields = _FIELDS
     return tuple(
         [fields[cls](x) for x in items]
@@ -138,8 +118,9 @@ def _flat(part: LogIndex) -> tuple[Any, ...]:
     ) + (part.warnings,)
 
 
-def _unflat(flat: tuple[Any, ...]) -> LogIndex:
-    dumps, messages, segments, warnings = flat
+def unflat(columns: tuple[Any, ...]) -> LogIndex:
+    """The LogIndex `flat` gave `columns` for."""
+    dumps, messages, segments, warnings = columns
     return LogIndex(
         [Dump(*t) for t in dumps],
         [Message(*t) for t in messages],

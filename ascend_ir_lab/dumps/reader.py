@@ -31,6 +31,19 @@ class LogIndex:
     segments: list[Segment] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
+    def shift(self, log_id: int, first_index: int) -> None:
+        """Number an index read as log 0 from Dump 0 as log `log_id` from Dump `first_index`."""
+        for d in self.dumps:
+            d.index += first_index
+            d.log_id = log_id
+        for m in self.messages:
+            m.after += first_index
+            m.log_id = log_id
+        if first_index:
+            for s in self.segments:
+                if s.kind == "dump":
+                    s.dump += first_index
+
 
 # Every header and banner line holds one of these (`IR Dump`, `IR Pass`, `IR Deleted After`);
 # the match runs on to the end of its line.

@@ -7,18 +7,24 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.dumps.blocks import open_gzip, open_zstd
+from ascend_ir_lab.dumps.blocks import open_gzip
 from ascend_ir_lab.dumps.body import infer_scope
 from ascend_ir_lab.dumps.headers import MARKER
+from ascend_ir_lab.dumps.index_cache import (
+    SnapshotStore,
+    keep_index,
+    kept_index,
+    snapshot_store,
+)
 from ascend_ir_lab.dumps.log_cache import read_compressed
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.dumps.parallel import index_in_parts
 from ascend_ir_lab.dumps.reader import LogIndex, index_log
 from ascend_ir_lab.dumps.timeline import Timeline
 from ascend_ir_lab.dumps.walk import TREE_FILE, WALK_MAX_ENTRIES, entries, walk_tree
+from ascend_ir_lab.dumps.zstd_log import open_zstd
 from ascend_ir_lab.errors import InputError, NoDumpsError
 from ascend_ir_lab.runs.format import STAGE_STATUS
-from ascend_ir_lab.runs.manifest import read_manifest
 from ascend_ir_lab.runs.paths import inside, is_inside, refuse_special, regular_file
 
 # Stage files Triton writes into a cache or dump folder, in pipeline order.
@@ -64,9 +70,9 @@ class _Builder:
     def add_log(self, path: Path, data: bytes, stage: str) -> LogIndex:
         log_id = len(self.logs)
         first = len(self.dumps)
-        idx = index_in_parts(data, stage=stage, log_id=log_id, first_index=first)
-        if idx is None:  # a small log, or one that cannot be read on several cores
-            idx = index_log(data, stage=stage, log_id=log_id, first_index=first)
+        idx = _index(path, data, stage)
+        if log_id or first:
+            idx.shift(log_id, first)
         info = LogInfo(str(path), stage, len(data), idx.segments)
         self.logs.append((info, data))
         self.dumps.extend(idx.dumps)
@@ -90,11 +96,31 @@ class _Builder:
         self.dumps.append(d)
         return d
 
-    def timeline(self, *, title: str, path: Path, run: dict[str, Any] | None = None) -> Timeline:
+    def timeline(
+        self,
+        *,
+        title: str,
+        path: Path,
+        run: dict[str, Any] | None = None,
+        kept: SnapshotStore | None = None,
+    ) -> Timeline:
         return Timeline(
             self.logs, self.dumps, self.messages, self.warnings,
-            title=title, run=run, path=str(path),
+            title=title, run=run, path=str(path), kept_snapshots=kept,
         )  # fmt: skip
+
+
+def _index(path: Path, data: bytes, stage: str) -> LogIndex:
+    """The index of one log, as log 0 from Dump 0: kept from an earlier read of the same
+    large log, or read now (on several cores where it pays) and kept."""
+    kept = kept_index(path, len(data), stage)
+    if kept is not None:
+        return kept
+    idx = index_in_parts(data, stage=stage, log_id=0)
+    if idx is None:  # a small log, or one that cannot be read on several cores
+        idx = index_log(data, stage=stage, log_id=0)
+    keep_index(path, len(data), stage, idx)
+    return idx
 
 
 def _family_of(path: Path) -> str:
@@ -180,7 +206,8 @@ def read_log(path: str | os.PathLike[str], *, stage: str | None = None) -> Timel
                 f"{p}: no IR dumps found (expected headers such as "
                 "'// -----// IR Dump After ...'); compile with --mlir-print-ir-after-all"
             )
-    return b.timeline(title=p.name, path=p)
+    kept = snapshot_store(p, len(data), name) if len(b.logs) == 1 and idx.dumps else None
+    return b.timeline(title=p.name, path=p, kept=kept)
 
 
 def _looks_like_ir(data: bytes) -> bool:
@@ -275,6 +302,8 @@ def _triton_metadata(folder: Path) -> dict[str, Any]:
 
 
 def _open_run(folder: Path) -> Timeline:
+    from ascend_ir_lab.runs.manifest import read_manifest  # only a Run folder needs it
+
     run, warnings = read_manifest(folder)
     b = _Builder()
     b.warnings.extend(warnings)

@@ -10,11 +10,14 @@ import re
 import zlib
 from collections.abc import Callable, Sequence
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ascend_ir_lab.dumps.blocks import BlockText
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.errors import InputError
+
+if TYPE_CHECKING:
+    from ascend_ir_lab.dumps.index_cache import SnapshotStore
 
 _CROWDED = 4  # distinct snapshots of one length before CRC-32 sorts that length's Dumps
 _WHICH = re.compile(r"^(?P<name>.+?)(?:\[?#(?P<k>-?\d+)\]?)?$")
@@ -33,6 +36,7 @@ class Timeline:
         title: str = "",
         run: dict[str, Any] | None = None,
         path: str = "",
+        kept_snapshots: SnapshotStore | None = None,
     ) -> None:
         self.logs = [info for info, _ in logs]
         self._data = [data for _, data in logs]
@@ -51,6 +55,8 @@ class Timeline:
         self._table: list[str] = []
         self._line_ids: dict[str, int] = {}
         self._snapshot_ids: dict[int, list[int]] = {}
+        # Where snapshot ids found before are kept (`index_cache.SnapshotStore`), or None.
+        self._kept_snapshots = kept_snapshots
 
     # -- stages ----------------------------------------------------------------------------
     @property
@@ -131,6 +137,10 @@ class Timeline:
         return len(set(self._snapshots()))
 
     def _snapshots(self) -> list[int]:
+        if self._snap is None and self._kept_snapshots is not None:
+            self._snap = self._kept_snapshots.get(len(self.dumps))
+            if self._snap is not None:
+                return self._snap
         if self._snap is None:
             views = [
                 data if isinstance(data, BlockText) else memoryview(data) for data in self._data
@@ -141,6 +151,8 @@ class Timeline:
                 for view in views:
                     if isinstance(view, memoryview):
                         view.release()
+            if self._kept_snapshots is not None:
+                self._kept_snapshots.keep(self._snap)
         return self._snap
 
     def _links(self) -> tuple[list[int], list[int]]:
@@ -359,13 +371,14 @@ def _identify(dumps: Sequence[Dump], data: Sequence[Any], views: Sequence[Any]) 
     def crc(d: Dump) -> int:
         return zlib.crc32(views[d.log_id][d.body_start : d.body_end])
 
+    blocks = [isinstance(view, BlockText) for view in views]
+
     def same(rep: Dump, d: Dump) -> bool:
         a, b = views[rep.log_id], data[d.log_id]
-        if isinstance(a, BlockText) or isinstance(b, BlockText):
+        if blocks[rep.log_id] or blocks[d.log_id]:
             return bool(a[rep.body_start : rep.body_end] == b[d.body_start : d.body_end])
-        return bool(
-            b.find(a[rep.body_start : rep.body_end], d.body_start, d.body_end) == d.body_start
-        )
+        start = d.body_start  # a find whose haystack is as long as its needle is one memcmp
+        return b.find(a[rep.body_start : rep.body_end], start, d.body_end) == start  # type: ignore[no-any-return]
 
     snap: list[int] = []
     count = 0
@@ -374,7 +387,11 @@ def _identify(dumps: Sequence[Dump], data: Sequence[Any], views: Sequence[Any]) 
         members = (
             by_crc.setdefault((n, crc(d)), []) if n in crowded else by_length.setdefault(n, [])
         )
-        sid = next((i for rep, i in members if same(rep, d)), -1)
+        sid = -1
+        for rep, i in members:  # usually one: the Dumps of one length are one snapshot
+            if same(rep, d):
+                sid = i
+                break
         if sid < 0:
             sid, count = count, count + 1
             members.append((d, sid))

@@ -11,7 +11,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.dumps.blocks import open_zstd
+from ascend_ir_lab.dumps.zstd_log import open_zstd
 from ascend_ir_lab.export.html import render_html
 from ascend_ir_lab.export.notes import notes_document
 from ascend_ir_lab.export.report_md import branch_style, kernel_reproducer

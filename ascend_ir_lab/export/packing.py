@@ -51,8 +51,10 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-# Where orjson writes a float unlike Python: `0.00001` (Python: 1e-05), `1e-9` (1e-09).
-_OTHER_FLOAT = re.compile(rb"0\.0000|e-\d(?!\d)")
+# Where orjson writes a float unlike Python: `0.00001` (Python: 1e-05), `1e-9` (1e-09). Two
+# searches, each led by its literal: one pattern of both alternatives scans byte by byte.
+_SMALL_FLOAT = re.compile(rb"0\.0000")
+_SHORT_EXPONENT = re.compile(rb"e-(?=\d(?!\d))")
 
 
 def _value_json(value: Any) -> str:
@@ -62,9 +64,14 @@ def _value_json(value: Any) -> str:
         fast = _orjson.dumps(value, option=_STRICT)
     except (TypeError, ValueError, OverflowError):
         return _json(value)
-    if _OTHER_FLOAT.search(fast) is not None and not _strings_only(value):
+    if not _strings_only(value) and _other_float(fast):
         return _json(value)
     return fast.decode("utf-8")
+
+
+def _other_float(fast: bytes) -> bool:
+    """Whether orjson's text may spell a float otherwise than Python's encoder does."""
+    return _SMALL_FLOAT.search(fast) is not None or _SHORT_EXPONENT.search(fast) is not None
 
 
 def _strings_only(value: Any) -> bool:
@@ -80,7 +87,7 @@ def is_packed(obj: Any) -> bool:
 def pack_payload(payload: Mapping[str, Any], *, body_json: str | None = None) -> dict[str, Any]:
     """`{"format", "title", "packed": "gzip+base64", "data", "notes"}` of a plain payload.
 
-    `data` is base64 of the gzip (level 6, mtime 0: the same payload packs to the same bytes)
+    `data` is base64 of the gzip (level 3, mtime 0: the same payload packs to the same bytes)
     of the payload's compact JSON without its notes (`body_json`, when the caller has it).
     """
     if is_packed(payload):
@@ -88,7 +95,7 @@ def pack_payload(payload: Mapping[str, Any], *, body_json: str | None = None) ->
     if body_json is None:
         body_json = payload_json({k: v for k, v in payload.items() if k != "notes"})
     raw = body_json.encode("utf-8")
-    data = base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii")
+    data = base64.b64encode(gzip.compress(raw, compresslevel=3, mtime=0)).decode("ascii")
     return {
         "format": payload.get("format"),
         "title": payload.get("title"),

@@ -11,6 +11,7 @@ from ascend_ir_lab.export.format import FORMAT, MIME_TYPE
 from ascend_ir_lab.export.notes import clean_notes
 from ascend_ir_lab.export.packing import is_packed, unpack_payload
 from ascend_ir_lab.export.payload_check import structure_problems
+from ascend_ir_lab.forked import Pending, in_parallel
 
 __all__ = ["FORMAT", "MIME_TYPE", "build_payload", "capture_info", "validate_payload"]
 
@@ -48,12 +49,26 @@ def build_payload(
     `sync_check`, the sync checker's findings on the Dumps after the sync pass and on the
     final IR go under `sync_check` (`{"dumps": {"<index>": [finding...]}}`, lines 1-based).
     """
-    tl = timeline
+    flags = timeline.changed_flags()  # before the fork: the forked copy finds them made
+    if not sync_check:
+        return _payload(timeline, flags, title, source, notes, {"dumps": {}})
+    # The checker reads only the few Dumps it checks: it runs on a second core meanwhile.
+    with in_parallel(lambda: _sync_check(timeline)) as checked:
+        return _payload(timeline, flags, title, source, notes, checked)
+
+
+def _payload(
+    tl: Timeline,
+    flags: list[bool],
+    title: str | None,
+    source: Mapping[str, Any] | None,
+    notes: Iterable[Mapping[str, Any]],
+    sync: dict[str, Any] | Pending,
+) -> dict[str, Any]:
     run = tl.run or {}
     source = dict(source) if source else _run_source(tl)
     stages = tl.stages
     stage_meta = {s.get("name"): s for s in run.get("stages", []) if isinstance(s, dict)}
-    flags = tl.changed_flags()
     snap_of: dict[int, int] = {}  # timeline snapshot id -> payload snapshot index
     snapshots: list[list[int]] = []
     srcmap: list[list[list[int]]] = []
@@ -98,7 +113,7 @@ def build_payload(
         "srcmap": srcmap,
         "notes": kept_notes,
         "warnings": [*tl.warnings, *dropped],
-        "sync_check": _sync_check(tl) if sync_check else {"dumps": {}},
+        "sync_check": sync.result() if isinstance(sync, Pending) else sync,
         "capture": {**capture_info(run), "folder": str(tl.path) if tl.run and tl.path else None},
     }
 

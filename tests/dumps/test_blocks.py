@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascend_ir_lab.dumps import blocks, open_timeline, sources
+from ascend_ir_lab.dumps import blocks, open_timeline, sources, zstd_log
 from ascend_ir_lab.dumps.sources import read_log
 from tests.conftest import ASCEND, fixture_bytes
 
@@ -19,7 +19,7 @@ LOG = fixture_bytes(ASCEND / "vadd.adapter.log")
 @pytest.fixture
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     # many blocks from a small real log: every boundary case comes up
-    monkeypatch.setattr(blocks, "FRAME_BYTES", 997)
+    monkeypatch.setattr(zstd_log, "FRAME_BYTES", 997)
     monkeypatch.setattr(blocks, "BLOCK_BYTES", 1009)
     monkeypatch.setattr(sources, "_MMAP_FROM", 1)  # read by block, as a big log is
 
@@ -27,7 +27,7 @@ def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
 def _zst(tmp_path: Path, data: bytes) -> Path:
     src = tmp_path / "x.log"
     src.write_bytes(data)
-    assert blocks.compress_log(src, tmp_path / "x.log.zst") == len(data)
+    assert zstd_log.compress_log(src, tmp_path / "x.log.zst") == len(data)
     return tmp_path / "x.log.zst"
 
 
@@ -49,7 +49,7 @@ def _gz(tmp_path: Path, data: bytes) -> Path:
 def test_block_text_reads_as_the_bytes(
     tmp_path_factory: pytest.TempPathFactory, make, a: int, n: int, sub: bytes
 ) -> None:  # type: ignore[no-untyped-def]
-    text = (blocks.open_zstd if make is _zst else blocks.open_gzip)(
+    text = (zstd_log.open_zstd if make is _zst else blocks.open_gzip)(
         make(tmp_path_factory.mktemp("b"), LOG)
     )
     b = min(len(LOG), a + n)
@@ -93,7 +93,7 @@ def test_truncated_gz_is_read_as_far_as_it_goes(tmp_path: Path) -> None:
 @pytest.mark.usefixtures("small_blocks")
 def test_zst_without_seek_table_still_opens(tmp_path: Path) -> None:
     cut = tmp_path / "cut.log.zst"
-    writer = blocks.ZstdLogWriter(cut)
+    writer = zstd_log.ZstdLogWriter(cut)
     writer.write(LOG * 3)
     writer._out.flush()  # a capture killed before close(): whole frames, no seek table
     tl = read_log(cut)

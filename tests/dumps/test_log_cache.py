@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_ir_lab.dumps import blocks, log_cache, open_timeline, sources
+from ascend_ir_lab.dumps import blocks, log_cache, open_timeline, sources, zstd_log
 from tests.conftest import ASCEND, fixture_bytes
 
 LOG = fixture_bytes(ASCEND / "vadd.adapter.log")
@@ -27,7 +27,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _zst(folder: Path, data: bytes) -> Path:
     src = folder / "x.log"
     src.write_bytes(data)
-    blocks.compress_log(src, folder / "x.log.zst")
+    zstd_log.compress_log(src, folder / "x.log.zst")
     src.unlink()
     return folder / "x.log.zst"
 

@@ -7,6 +7,7 @@ from dataclasses import astuple
 
 import pytest
 
+from ascend_ir_lab import forked
 from ascend_ir_lab.dumps import parallel, reader
 from ascend_ir_lab.dumps.reader import LogIndex
 from tests.conftest import fixture_bytes, real_logs
@@ -34,6 +35,7 @@ def _mixed() -> bytes:
 def forks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Parts are forked even where earlier tests left a thread running in this process."""
     monkeypatch.setattr(parallel, "_can_fork", lambda: True)
+    monkeypatch.setattr(forked, "can_fork", lambda: True)
 
 
 @pytest.mark.parametrize("parts", [2, 3, 7])
@@ -57,7 +59,7 @@ def test_parts_start_at_header_lines() -> None:
 def test_a_failed_part_is_read_here(monkeypatch: pytest.MonkeyPatch, forks: None) -> None:
     data = _mixed()
     serial = reader.index_part(data, 0, len(data), stage="log", log_id=0)
-    monkeypatch.setattr(parallel, "_unflat", lambda flat: None)  # every part's answer is lost
+    monkeypatch.setattr(parallel, "unflat", lambda columns: None)  # every part's answer is lost
     joined = parallel.index_in_parts(data, stage="log", log_id=0, parts=3)
     assert joined is not None and _fields(joined) == _fields(serial)
 

@@ -130,7 +130,7 @@ def _packed_artifact(kind: str) -> Callable[[Path, Path], None]:
     import zstandard
 
     def apply(run: Path, secret: Path) -> None:
-        from ascend_ir_lab.dumps.blocks import compress_log
+        from ascend_ir_lab.dumps.zstd_log import compress_log
 
         plain = run / "artifacts" / "output.mlir"
         packed = plain.with_name("output.mlir.zst")

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.dumps.blocks import stored_log
+from ascend_ir_lab.dumps.zstd_log import stored_log
 from ascend_ir_lab.errors import CompilerError, InputError, IRLabError
 from ascend_ir_lab.toolchains.ascend import options as opts_mod
 from ascend_ir_lab.toolchains.ascend.stages import add_ttir_stage, stage_record

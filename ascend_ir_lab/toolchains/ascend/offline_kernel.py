@@ -76,7 +76,7 @@ def _asm_of(run: Any) -> dict[str, str]:
 
 def _text(path: Path, strict: bool = False) -> str | None:
     """An artifact's text (a `.zst` decompressed), None when it cannot be read as text."""
-    from ascend_ir_lab.dumps.blocks import stored_bytes
+    from ascend_ir_lab.dumps.zstd_log import stored_bytes
 
     try:
         data = stored_bytes(path)

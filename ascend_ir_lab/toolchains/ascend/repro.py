@@ -192,7 +192,7 @@ def _before_text(run: Run, tl: Any, dump: Any) -> str:
     source = run.manifest.get("extra", {}).get("stage_inputs", {}).get(dump.stage)
     if not source:
         raise InputError(f"{run.path}: no recorded input for stage {dump.stage!r}")
-    from ascend_ir_lab.dumps.blocks import stored_bytes
+    from ascend_ir_lab.dumps.zstd_log import stored_bytes
 
     try:  # kept compressed (`.zst`) by a finished Run, plain by older ones
         return stored_bytes(run.file(source), 1 << 30).decode(errors="replace")

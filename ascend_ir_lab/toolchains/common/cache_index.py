@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.private import private_folder
+from ascend_ir_lab.private import private_folder, write_aside
 
 Row = tuple[str, tuple[str, ...], int, float]  # kernel name, stages, size, newest mtime
 RACY_S = 2.0
@@ -113,15 +113,8 @@ def _entry(value: Any) -> list[Any] | None:
 
 def _save(path: Path, folders: dict[str, list[Any]]) -> None:
     """Write the index aside, then rename it in (a reader sees the old one or the new)."""
-    aside = path.with_name(f"{path.stem}.{os.getpid()}.part")
-    try:
-        fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump({"version": _VERSION, "folders": folders}, f, separators=(",", ":"))
-        os.replace(aside, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            aside.unlink()
+    body = json.dumps({"version": _VERSION, "folders": folders}, separators=(",", ":"))
+    if not write_aside(path, [body.encode("utf-8")]):
         return
     with contextlib.suppress(OSError):  # the indexes of roots listed longest ago go first
         kept = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.dumps.blocks import open_zstd, stored_log
+from ascend_ir_lab.dumps.zstd_log import open_zstd, stored_log
 from ascend_ir_lab.errors import CompilerError, ToolNotFoundError
 
 DEFAULT_TIMEOUT_S = 600.0

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab import runs
-from ascend_ir_lab.dumps.blocks import compress_log
+from ascend_ir_lab.dumps.zstd_log import compress_log
 from ascend_ir_lab.runs import (
     FORMAT,
     MANIFEST,
@@ -66,7 +66,7 @@ class RunWriter(runs.RunWriter):
 
     def add_stage(self, record: Mapping[str, Any]) -> None:
         """Append a finished stage record and save; its log is kept as seekable zstd
-        (`.log.zst`, see dumps/blocks.py), with its plain size as `log_bytes`."""
+        (`.log.zst`, see dumps/zstd_log.py), with its plain size as `log_bytes`."""
         entry = dict(record)
         log = self.path / entry["log"] if isinstance(entry.get("log"), str) else None
         if log is not None and log.suffix == ".log" and log.is_file() and self.compress:

@@ -1,0 +1,165 @@
+"""A large log indexed once: the index kept, so the next command on the same log skips the read.
+
+Reading a log of hundreds of MB costs a scan of every byte; a user runs several commands on
+one log (`inspect`, then `find`, `show`, `html`). The first read of a log of at least
+INDEX_FROM bytes keeps its index (Dumps, Messages, Segments, warnings; offsets only, never
+text) in a private folder (`<tmp>/ascend-ir-lab-<uid>-log-index`, mode 0700, ours, or no cache at
+all), named after the log's identity: its resolved path, device, inode, size, modification
+and change times, the stage it is read as, and the reader's own source files (their sizes and
+modification times), so a log changed or replaced since, or a reader that reads differently,
+finds no index. A name is only ever a complete file (written aside, then renamed); a file
+that does not hold what its name says (damaged, cut, another format) is ignored, and the
+log is read again. At most KEEP indexes are kept, the least recently used go first.
+
+Beside an index, the log's snapshot ids (which Dumps hold byte-identical IR) are kept once a
+command has compared its Dumps (`SnapshotStore`), so later commands skip that comparison too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import sys
+from pathlib import Path
+
+from ascend_ir_lab.dumps.parallel import flat, unflat
+from ascend_ir_lab.dumps.reader import LogIndex
+from ascend_ir_lab.private import private_folder, write_aside
+
+INDEX_FROM = 32 << 20  # smaller logs are read faster than an index is checked and loaded
+KEEP = 32  # indexes kept at most
+_FORMAT = 1
+# The modules whose reading an index records: any change to one of them is a new index.
+_READER = ("body", "headers", "model", "parallel", "reader", "index_cache", "timeline")
+
+
+def kept_index(path: Path, size: int, stage: str) -> LogIndex | None:
+    """The kept index of the log `path` read as `stage` (Dumps numbered from 0, log 0), or
+    None where none is kept for the log as it is now."""
+    name = _name(path, size, stage)
+    if name is None:
+        return None
+    try:
+        with open(name, "rb") as f:
+            blob = f.read()
+    except OSError:
+        return None
+    found = _unpack(blob, name.stem)
+    if found is not None:
+        with contextlib.suppress(OSError):
+            os.utime(name)  # recently used: evicted last
+    return found
+
+
+def keep_index(path: Path, size: int, stage: str, idx: LogIndex) -> None:
+    """Keep `idx` (Dumps numbered from 0, log 0) as the index of `path` read as `stage`."""
+    name = _name(path, size, stage)
+    if name is None:
+        return
+    if write_aside(name, [marshal.dumps((_FORMAT, name.stem, *flat(idx)))]):
+        _evict(name.parent, keep=name)
+
+
+class SnapshotStore:
+    """The kept snapshot ids of one large log's Timeline (a Timeline of that log alone)."""
+
+    def __init__(self, index: Path) -> None:
+        self._path = index.with_suffix(".snap")
+
+    def get(self, count: int) -> list[int] | None:
+        """The kept ids of `count` Dumps, or None where none are kept (or not those)."""
+        try:
+            with open(self._path, "rb") as f:
+                fmt, stem, snap = marshal.loads(f.read())
+        except (OSError, ValueError, EOFError, TypeError):
+            return None
+        if fmt != _FORMAT or stem != self._path.stem or not _snapshot_ids(snap, count):
+            return None
+        return snap  # type: ignore[no-any-return]
+
+    def keep(self, snap: list[int]) -> None:
+        """Keep `snap`, the ids the Timeline found."""
+        write_aside(self._path, [marshal.dumps((_FORMAT, self._path.stem, snap))])
+
+
+def snapshot_store(path: Path, size: int, stage: str) -> SnapshotStore | None:
+    """Where the snapshot ids of the log `path` read as `stage` are kept, or None where its
+    index is not kept (a small log, no private folder)."""
+    name = _name(path, size, stage)
+    return SnapshotStore(name) if name is not None and name.exists() else None
+
+
+def _snapshot_ids(snap: object, count: int) -> bool:
+    """`count` ids, each new one the next number (the order `Timeline` numbers them in)."""
+    if type(snap) is not list or len(snap) != count:
+        return False
+    top = -1
+    for sid in snap:
+        if type(sid) is not int or not 0 <= sid <= top + 1:
+            return False
+        top = max(top, sid)
+    return True
+
+
+def _name(path: Path, size: int, stage: str) -> Path | None:
+    """The index file of `path` as it is now, or None where no private folder can be had."""
+    if size < INDEX_FROM:
+        return None
+    try:
+        st = os.stat(path)
+        where = os.path.realpath(path)
+    except OSError:
+        return None
+    if st.st_size != size:  # a compressed log: its text's size is part of what is read
+        where += f"\0{size}"
+    folder = private_folder("log-index")
+    if folder is None:
+        return None
+    import hashlib  # only for a large log: start-up stays small
+
+    identity = "\0".join(
+        map(str, (where, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    )
+    digest = hashlib.sha256(f"{identity}\0{stage}\0{_reader_signature()}".encode())
+    return folder / f"{digest.hexdigest()[:40]}.idx"
+
+
+def _reader_signature() -> str:
+    """Size and modification time of each source file of the reader."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    parts = []
+    for module in _READER:
+        try:
+            st = os.stat(os.path.join(here, f"{module}.py"))
+        except OSError:
+            parts.append(f"{module}:?")
+            continue
+        parts.append(f"{module}:{st.st_size}:{st.st_mtime_ns}")
+    return f"{_FORMAT}:{sys.version_info[:2]}:" + ",".join(parts)
+
+
+def _unpack(blob: bytes, stem: str) -> LogIndex | None:
+    """The LogIndex a kept file holds, or None where it holds anything else."""
+    try:
+        fmt, name, *columns = marshal.loads(blob)
+        if fmt != _FORMAT or name != stem or not all(isinstance(c, list) for c in columns):
+            return None
+        idx = unflat(tuple(columns))
+    except (ValueError, EOFError, TypeError):  # damaged, cut, or rows of other lengths
+        return None
+    return idx if all(isinstance(w, str) for w in idx.warnings) else None
+
+
+def _evict(folder: Path, *, keep: Path) -> None:
+    """Remove the least recently used indexes until KEEP are left."""
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.name.endswith(".idx") and entry.is_file(follow_symlinks=False):
+                found.append((entry.stat(follow_symlinks=False).st_mtime_ns, Path(entry.path)))
+    for _, path in sorted(found)[: max(0, len(found) - KEEP)]:
+        if path != keep:
+            for gone in (path, path.with_suffix(".snap")):
+                with contextlib.suppress(OSError):
+                    gone.unlink()

@@ -1,0 +1,105 @@
+"""Work handed to a forked copy of this process while this one goes on, where a core is idle.
+
+Only where it is safe and pays: `os.fork` available, no other thread running in this process
+(a thread could hold a lock the forked copy would wait on forever), and a CPU of this process
+that other work leaves idle. Elsewhere, and wherever the forked copy fails, the work runs here
+when its result is asked for, so the answer is the same either way. Results travel back
+marshalled: plain values (None, bool, int, float, str, bytes, lists, tuples, dicts of those).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any
+
+
+def idle_cpus() -> int:
+    """How many CPUs of this process other work leaves idle (by the load average)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    try:
+        return max(0, int(cpus - os.getloadavg()[0]))
+    except OSError:
+        return cpus
+
+
+def can_fork() -> bool:
+    """Whether this process may fork a copy that runs Python."""
+    threading = sys.modules.get("threading")  # not imported: no thread started from Python
+    alone = threading is None or threading.active_count() == 1
+    return alone and hasattr(os, "fork") and sys.platform != "win32"
+
+
+class Pending:
+    """The result of `work`, computed by a forked copy where one was started, else here."""
+
+    def __init__(self, work: Callable[[], Any]) -> None:
+        self._work = work
+        self._child: tuple[int, int] | None = None
+
+    def start(self, *, idle: bool = True) -> Pending:
+        """Fork the copy that computes the result, where `can_fork` and (with `idle`) a CPU
+        is idle; without `idle` the caller has counted the idle CPUs already."""
+        if self._child is not None or not can_fork() or (idle and idle_cpus() < 1):
+            return self
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the forked copy: compute, write, leave without running anything else
+            code = 1
+            try:
+                os.close(r)
+                blob = marshal.dumps(self._work())
+                with os.fdopen(w, "wb") as f:
+                    f.write(blob)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(w)
+        self._child = (pid, r)
+        return self
+
+    def result(self) -> Any:
+        """The result: the forked copy's, or computed here where there is none or it failed."""
+        child, self._child = self._child, None
+        if child is not None:
+            pid, fd = child
+            with os.fdopen(fd, "rb") as f:
+                blob = f.read()
+            _, status = os.waitpid(pid, 0)
+            if status == 0 and blob:
+                try:
+                    return marshal.loads(blob)
+                except (ValueError, EOFError, TypeError):
+                    pass
+        return self._work()
+
+    def cancel(self) -> None:
+        """Stop the forked copy, if one runs, and reap it (its result is not wanted)."""
+        child, self._child = self._child, None
+        if child is not None:
+            pid, fd = child
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
+
+    def __enter__(self) -> Pending:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.cancel()
+
+
+def in_parallel(work: Callable[[], Any]) -> Pending:
+    """`work` started in a forked copy of this process where that is safe and a core is idle;
+    `.result()` gives its result either way. Use it as a context manager: a copy whose result
+    was not taken is stopped on leaving."""
+    return Pending(work).start()

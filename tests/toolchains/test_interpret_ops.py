@@ -4,6 +4,8 @@ tl.get_element, tanh, float %, compile hints) run in the CPU interpreter, where 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import triton
 import triton.language as tl
@@ -70,3 +72,47 @@ def test_an_interpreter_failure_names_the_kernel_line() -> None:
         f"at test_interpret_ops.py:{line}: a, b = N, N if N > 1 else N, 1  # three values: the "
         "compiler takes two, Python refuses"
     )
+
+
+@triton.jit
+def top_values(x_ptr, out_ptr, N: tl.constexpr, K: tl.constexpr):
+    row = tl.program_id(0)
+    x = tl.load(x_ptr + row * N + tl.arange(0, N))
+    tl.store(out_ptr + row * K + tl.arange(0, K), tl.topk(x, K))
+
+
+def test_topk_runs_interpreted() -> None:
+    # plain TRITON_INTERPRET=1 fails here: "'int' object has no attribute 'value'"
+    import torch
+
+    x = torch.randn(3, 32)
+    out = torch.zeros(3, 8)
+    interpret_launch(top_values, (3,), (x, out), {"N": 32, "K": 8})
+    assert torch.equal(out, torch.topk(x, 8, dim=1).values)
+
+
+@triton.jit
+def spread_first_column(in_ptr, out_ptr, N: tl.constexpr, M: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    rows = (pid * BLOCK + tl.arange(0, BLOCK)) // N
+    data = tl.load(in_ptr + rows * N, mask=rows < M, other=0)
+    tl.store(out_ptr + pid * BLOCK + tl.arange(0, BLOCK), data)  # no mask: the grid overshoots
+
+
+def test_a_store_past_every_tensor_is_dropped_and_named() -> None:
+    # plain TRITON_INTERPRET=1 writes the tail over the host's heap (and aborts)
+    import torch
+
+    m, n, block = 127, 16, 128
+    x = torch.randn(2 * m, n)
+    out = torch.zeros_like(x)
+    grid = (triton.cdiv(2 * m * n, block),)  # 32 programs: 4096 elements stored, 4064 exist
+    with pytest.warns(RuntimeWarning, match="the kernel stored 32 element") as said:
+        interpret_launch(spread_first_column, grid, (x, out), {"N": n, "M": m, "BLOCK": block})
+    (warning,) = said.list
+    lines = Path(__file__).read_text().splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if "tl.store(out_ptr + pid" in text)
+    assert (warning.filename, warning.lineno) == (__file__, line)
+    expect = torch.zeros_like(x)
+    expect[:m] = x[:m, :1].expand(-1, n)
+    assert torch.equal(out, expect)

@@ -98,3 +98,31 @@ def test_patched_reductions_skip_the_element_walk(monkeypatch: pytest.MonkeyPatc
     slow = _launch_row_stats()
     assert len(walked) == 4 * 5  # max, min, argmax, argmin, xor_sum on each of 4 rows
     assert all(a.equal(b) for a, b in zip(fast, slow, strict=True))
+
+
+@triton.jit
+def small_int_sums(x_ptr, sum_ptr, scan_ptr, M: tl.constexpr, N: tl.constexpr,
+                   BM: tl.constexpr, BN: tl.constexpr):  # fmt: skip
+    rows = tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    mask = (rows[:, None] < M) & (cols[None, :] < N)
+    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=mask, other=0)
+    tl.store(sum_ptr + rows, tl.sum(x, 1), mask=rows < M)
+    tl.store(scan_ptr + rows[:, None] * N + cols[None, :], tl.cumsum(x, 1), mask=mask)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16"])
+def test_small_integer_sums_store_their_own_width(dtype: str) -> None:
+    # plain TRITON_INTERPRET=1 stores each int8 sum as 8 bytes: 7 past the end of the last
+    import torch
+
+    kind = getattr(torch, dtype)
+    m, n = 37, 3
+    x = torch.randint(-50, 50, (m, n), dtype=kind)
+    sums = torch.full((m + 16,), 77, dtype=kind)  # what follows the m sums must stay 77
+    scans = torch.full((m * n + 16,), 77, dtype=kind)
+    interpret_launch(small_int_sums, (1,), (x, sums[:m], scans[: m * n]),
+                     {"M": m, "N": n, "BM": 64, "BN": 8})  # fmt: skip
+    assert torch.equal(sums[:m], x.sum(1, dtype=kind))
+    assert torch.equal(scans[: m * n].view(m, n), x.cumsum(1, dtype=kind))
+    assert (sums[m:] == 77).all() and (scans[m * n :] == 77).all()

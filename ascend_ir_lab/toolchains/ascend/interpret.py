@@ -37,7 +37,7 @@ def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[st
     with (
         debug_switches(interpret=True),
         _language_restored() as interpreted,
-        direct_memory(tensor_spans(call_args)),
+        direct_memory(tensor_spans(call_args), bounded=_memory_known(call_args)),
     ):
         kernel = InterpretedFunction(_interpretable(getattr(fn, "fn", fn)))
         interpreted.append(kernel)
@@ -51,6 +51,20 @@ def interpret_launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[st
                 f"{exc}; Triton's CPU interpreter runs the kernel's code as Python (as plain"
                 f" TRITON_INTERPRET=1 does), and Python fails at {where}"
             ) from exc
+
+
+def _memory_known(args: Sequence[Any]) -> bool:
+    """Whether all the memory the launch can reach is that of its CPU torch tensors (no
+    descriptor, no other object holding memory of its own)."""
+    import torch
+
+    for value in args:
+        if isinstance(value, torch.Tensor):
+            if value.device.type != "cpu":
+                return False
+        elif hasattr(value, "data_ptr") or hasattr(value, "base"):
+            return False
+    return True
 
 
 def _kernel_line(exc: BaseException) -> str:
@@ -187,8 +201,12 @@ def _interpreter_fixed() -> Iterator[None]:
       integers (garbage); it is done in fp32 and rounded back, as the NPU does.
     - fp32 -> bf16 casts round to nearest even, as the NPU's (and Triton's compiled) casts
       do, instead of truncating (off by one bf16 ulp, enough to fail atol=1e-2 checks).
+    - Values keep the types Triton gives them (`interpret_types`): sums and scans of small
+      integers, and `tl.sort`/`tl.topk`.
     """
     from triton.runtime import interpreter
+
+    from ascend_ir_lab.toolchains.ascend.interpret_types import types_kept
 
     builder = interpreter.InterpreterBuilder
     saved = (interpreter._patch_lang_tensor, builder.cast_impl, builder.binary_op)
@@ -213,7 +231,8 @@ def _interpreter_fixed() -> Iterator[None]:
     interpreter._patch_lang_tensor = patch
     builder.cast_impl, builder.binary_op = cast_impl, binary_op
     try:
-        yield
+        with types_kept():
+            yield
     finally:
         interpreter._patch_lang_tensor = original_patch
         builder.cast_impl, builder.binary_op = original_cast, original_binary

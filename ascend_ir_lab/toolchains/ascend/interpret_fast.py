@@ -7,6 +7,11 @@ block whose pointers are consecutive elements lying inside one of the launch's t
 masked elements as the interpreter fills them (`other`, or zeros); any other block, and
 every small one, goes the interpreter's own way.
 
+A store's elements that lie outside every tensor of the launch are not written: the
+interpreter would write them over the host's own memory (plain `TRITON_INTERPRET=1` then
+crashes, or corrupts what the script reads later; on a device such bytes land past the
+tensor's end). Each kernel line that stored there is named in one warning per launch.
+
 Triton 3.2's interpreter maps a Triton dtype to its numpy dtype (`_get_np_dtype`) by
 building a table of 19 dtypes, each hashed through Python, on every call: about a tenth of
 each op's time in a kernel of scalar loads and small blocks, called several times per op.
@@ -78,9 +83,11 @@ def _block(ptrs: Any, spans: Any) -> Any:
     import numpy as np
     from triton.runtime import interpreter
 
+    if ptrs.data.size < _SMALL:  # scalars and small blocks: the interpreter's own way
+        return None
     flat = ptrs.data.reshape(-1)
     dtype = interpreter._get_np_dtype(ptrs.get_element_ty())
-    if flat.size < _SMALL or dtype.itemsize * 8 != ptrs.get_element_ty().primitive_bitwidth:
+    if dtype.itemsize * 8 != ptrs.get_element_ty().primitive_bitwidth:
         return None
     lo = int(flat[0])
     hi = lo + flat.size * dtype.itemsize
@@ -99,16 +106,69 @@ def _mask(mask: Any) -> Any:
     return mask if isinstance(mask, np.ndarray) else np.asarray(mask.data)
 
 
+def _outside(ptrs: Any, through: Any, spans: Any) -> Any:
+    """The mask of the elements to be stored that lie outside every span, or None if none."""
+    import numpy as np
+
+    data = ptrs.data
+    width = max(1, ptrs.get_element_ty().primitive_bitwidth // 8)
+    inside = np.zeros(data.shape, dtype=bool)
+    for lo, hi in spans:
+        inside |= (data >= lo) & (data <= hi - width)
+    outside = np.broadcast_to(through, data.shape) & ~inside
+    return outside if outside.any() else None
+
+
+def _kernel_frame() -> tuple[str, int]:
+    """(file, line) of the innermost frame of the user's code (the kernel running)."""
+    import sys
+
+    skip = ("/triton/", "/numpy/", "/torch/", "/ascend_ir_lab/")
+    frame = sys._getframe(1)
+    while frame.f_back is not None and any(s in frame.f_code.co_filename for s in skip):
+        frame = frame.f_back
+    return frame.f_code.co_filename, frame.f_lineno
+
+
+def _warn_dropped(dropped: dict[tuple[str, int], int]) -> None:
+    import warnings
+
+    for (file, line), count in dropped.items():
+        warnings.warn_explicit(
+            f"the kernel stored {count} element(s) outside every tensor of the launch here;"
+            " not written (Triton's CPU interpreter would write them over the host's memory)",
+            RuntimeWarning,
+            file,
+            line,
+        )
+
+
 @contextlib.contextmanager
-def direct_memory(spans: Any) -> Iterator[None]:
+def direct_memory(spans: Any, *, bounded: bool = True) -> Iterator[None]:
     """For the block, loads and stores of consecutive elements inside `spans` (byte ranges
-    `[lo, hi)` of the launch's tensors) copy memory with numpy (see the module docstring)."""
+    `[lo, hi)` of the launch's tensors) copy memory with numpy (see the module docstring).
+
+    `bounded`: `spans` are all the memory the launch may write (its arguments are tensors
+    this process can see): elements stored outside them are dropped and warned of."""
     import numpy as np
     from triton.runtime import interpreter
 
     builder = interpreter.InterpreterBuilder
     load, store = builder.create_masked_load, builder.create_masked_store
     ranges = list(spans)
+    dropped: dict[tuple[str, int], int] = {}
+
+    def bounded_store(self: Any, ptrs: Any, value: Any, mask: Any, *rest: Any) -> Any:
+        through = _mask(mask)
+        outside = _outside(ptrs, through, ranges) if bounded else None
+        if outside is not None:
+            where = _kernel_frame()
+            dropped[where] = dropped.get(where, 0) + int(outside.sum())
+            import triton.language as tl
+
+            kept = np.broadcast_to(through, outside.shape) & ~outside
+            mask = interpreter.TensorHandle(kept, tl.int1)
+        return store(self, ptrs, value, mask, *rest)
 
     def masked_load(self: Any, ptrs: Any, mask: Any, other: Any, *rest: Any) -> Any:
         view = _block(ptrs, ranges)
@@ -129,7 +189,7 @@ def direct_memory(spans: Any) -> Iterator[None]:
             or value.data.dtype.itemsize != view.dtype.itemsize
             or not (value.data.shape == through.shape == view.shape)
         ):
-            return store(self, ptrs, value, mask, *rest)
+            return bounded_store(self, ptrs, value, mask, *rest)
         np.copyto(view, value.data.view(view.dtype), where=through)
         return None
 
@@ -138,3 +198,4 @@ def direct_memory(spans: Any) -> Iterator[None]:
         yield
     finally:
         builder.create_masked_load, builder.create_masked_store = load, store
+    _warn_dropped(dropped)

@@ -100,7 +100,8 @@ class LaunchCapture(Capture):
         launch = Launch(name, launch_grid(grid, fn, args, kwargs), spec.signature, spec.constexprs)
         self.launches.append(launch)
         if self.kernels is None or name in self.kernels:
-            launch.run = self._compile_once(fn, spec, launch)
+            beside = self._beside(fn, args, kwargs, launch) if not warmup else None
+            launch.run = self._compile_once(fn, spec, launch, beside)
         if npu_available():
             launch.launched = not warmup
             launch.note = "warmup: compiled" if warmup else "launched on the NPU"
@@ -112,11 +113,25 @@ class LaunchCapture(Capture):
         self._skip(fn, grid, args, kwargs, launch)
         return handle
 
+    def _beside(
+        self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch
+    ) -> Callable[[], None] | None:
+        """The launch in the CPU interpreter, to run while its compile's tools run (None when
+        it is not to be interpreted)."""
+        if not self.interpret or npu_available():
+            return None
+        return lambda: self._interpret(fn, launch.grid, args, kwargs, launch)
+
     def _skip(
         self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch
     ) -> None:
         name = launch.kernel
-        launch.note = f"no NPU: launch of {name}[{grid_text(launch.grid)}] skipped"
+        # interpreted already when it ran beside the compile: its note comes after this one
+        ran = launch.interpreted or launch.interpret_error is not None
+        said, launch.note = (
+            launch.note,
+            f"no NPU: launch of {name}[{grid_text(launch.grid)}] skipped",
+        )
         if name in self.autotuned:
             launch.note += (
                 f"; autotune: {self.autotuned[name]} configs compiled offline, none timed "
@@ -127,7 +142,9 @@ class LaunchCapture(Capture):
                     else "the first stands in for the best"
                 )
             )
-        if self.interpret:
+        if ran:
+            launch.note += said
+        elif self.interpret:
             self._interpret(fn, launch.grid, args, kwargs, launch)  # the grid as triton reads it
         self._say("launch", {"launch": launch})
 
@@ -161,7 +178,11 @@ class LaunchCapture(Capture):
 
         return launch
 
-    def _compile_once(self, fn: Any, spec: Specialisation, launch: Launch) -> Run | None:
+    def _compile_once(
+        self, fn: Any, spec: Specialisation, launch: Launch, beside: Callable[[], None] | None
+    ) -> Run | None:
+        """The Run of this specialisation, compiled now if it is new (`beside` then runs while
+        the compile's tools do; a cheap record, a few tenths of a second, runs nothing beside)."""
         key = (id(fn), spec.key)
         self._keys[id(launch)] = key
         sweep_cheap = self._sweep_cheap(launch.kernel, key)
@@ -169,7 +190,8 @@ class LaunchCapture(Capture):
             # inside a sweep, a config with passes leaves bishengir-compile running
             background = bool(self._step) and not sweep_cheap
             made = self._compile(fn, spec.signature, spec.constexprs, spec.given, spec.attrs,
-                                 sweep_cheap, background=background)  # fmt: skip
+                                 sweep_cheap, background=background,
+                                 beside=None if sweep_cheap or background else beside)  # fmt: skip
             if not isinstance(made, (Run, BaseException)):  # a CompileJob, still running
                 self.settle()  # one in the background at a time: the CPUs are few
                 self._pending[key] = (made, fn, self._step)
@@ -231,6 +253,7 @@ class LaunchCapture(Capture):
         attrs: dict[str, dict[str, Any]] | None = None,
         cheap: bool = False,
         background: bool = False,
+        beside: Callable[[], None] | None = None,
     ) -> Run | BaseException | CompileJob:
         name = self._run_name(kernel_name(fn))
         folder = fresh_folder(name, self.runs_dir)
@@ -254,7 +277,9 @@ class LaunchCapture(Capture):
             made: Run | CompileJob = (
                 _start_watched(fn, folder, kwargs, self._say)
                 if background
-                else compile_watched(fn, folder, kwargs, self._say, compile_fn=compile_kernel)
+                else compile_watched(
+                    fn, folder, kwargs, self._say, compile_fn=compile_kernel, beside=beside
+                )
             )
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             self.errors.append(exc)

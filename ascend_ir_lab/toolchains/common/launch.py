@@ -112,6 +112,7 @@ def compile_watched(
     kwargs: dict[str, Any],
     say: Progress,
     compile_fn: Callable[..., Any],
+    beside: Callable[[], None] | None = None,
 ) -> Any:
     """`compile_fn(fn, **kwargs)` with `say("stage", record)` as each stage is recorded.
 
@@ -120,6 +121,10 @@ def compile_watched(
     holds fds 1/2, so progress never lands in the compile log. `compile_fn` is the
     toolchain's compile (Ascend's or upstream Triton's `compile_kernel`, or a compile that
     leaves its last stage running, whose "done" its caller says when it has finished).
+
+    `beside` (the launch run in the CPU interpreter) runs in this thread while the compile's
+    later stages (other processes) run: once the first stage, the one in this process that
+    uses `triton.language` and fds 1/2, is recorded (or the compile ended before).
     """
     result: dict[str, Any] = {}
 
@@ -133,6 +138,11 @@ def compile_watched(
     worker = threading.Thread(target=work, name="ascend-ir-lab-compile", daemon=True)
     worker.start()
     seen = 0
+    if beside is not None:
+        while seen < 1 and worker.is_alive():
+            worker.join(0.01)
+            seen = report_stages(folder, seen, say)
+        beside()
     while worker.is_alive():
         worker.join(0.1)
         seen = report_stages(folder, seen, say)

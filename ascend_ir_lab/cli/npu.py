@@ -135,9 +135,12 @@ def _capture_offline(args: argparse.Namespace) -> int:
         print(table_text(run_row(r) for r in result.runs))
     print(result.summary)
     if result.failures:
-        message = failure_message(
-            result.failures, "the launches", "(--keep-going: exit 0 all the same)"
+        going = (
+            "(--keep-going: exit 0 all the same)"
+            if args.keep_going
+            else ("(exit 1; with --keep-going, 0 all the same)")
         )
+        message = failure_message(result.failures, "the launches", going)
         print(message, file=sys.stderr)
     if result.returncode:
         return result.returncode

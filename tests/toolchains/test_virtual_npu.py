@@ -260,10 +260,12 @@ def test_a_failed_compile_sets_the_exit_status(scripts: Path) -> None:
                             capture_output=True, text=True, timeout=300, cwd=scripts)  # fmt: skip
     assert failed.returncode == 1 and "script went on 8.0" in failed.stdout
     assert "failures in the launches" in failed.stderr and "no_such_op" in failed.stderr
+    assert "(exit 1; with --keep-going, 0 all the same)" in failed.stderr
     assert "/fill: IR complete" in failed.stdout  # the good kernel still has its Run
     kept = subprocess.run([*base, "--keep-going", "--", sys.executable, "bad.py"],
                           capture_output=True, text=True, timeout=300, cwd=scripts)  # fmt: skip
     assert kept.returncode == 0 and "failures in the launches" in kept.stderr
+    assert "(--keep-going: exit 0 all the same)" in kept.stderr
 
 
 @triton.jit

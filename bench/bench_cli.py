@@ -78,16 +78,12 @@ def _code_under_test(env: dict[str, str]) -> str:
     return str(ROOT / "ascend_ir_lab")
 
 
-def run_once(cmd: list[str], env: dict[str, str]) -> tuple[float, int, float]:
-    """`_run_once` with an empty temporary folder of its own where `env` says FIRST_OPEN."""
-    if env.get(FIRST_OPEN) != "1":
+def run_once(cmd: list[str], env: dict[str, str], fresh: bool = False) -> tuple[float, int, float]:
+    """`_run_once`; with `fresh`, in an empty temporary folder of its own (no kept index)."""
+    if not fresh:
         return _run_once(cmd, env)
-    plain = {k: v for k, v in env.items() if k != FIRST_OPEN}
     with tempfile.TemporaryDirectory(prefix="bench-cli-tmp-") as tmp:
-        return _run_once(cmd, {**plain, "TMPDIR": tmp})
-
-
-FIRST_OPEN = "BENCH_CLI_FIRST_OPEN"  # read by run_once only, never by the timed commands
+        return _run_once(cmd, {**env, "TMPDIR": tmp})
 
 
 def _run_once(cmd: list[str], env: dict[str, str]) -> tuple[float, int, float]:
@@ -107,14 +103,16 @@ def _run_once(cmd: list[str], env: dict[str, str]) -> tuple[float, int, float]:
     return wall, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime
 
 
-def compare(cmd: list[str], base: list[str], env: dict[str, str], repeat: int) -> tuple:
+def compare(
+    cmd: list[str], base: list[str], env: dict[str, str], repeat: int, fresh: bool = False
+) -> tuple:
     """Runs A B A B ...; returns medians of A's and B's wall time, of the pairwise wall
     ratios and CPU-time ratios (steadier on a shared machine), and A's peak RSS."""
-    run_once(cmd, env), run_once(base, env)  # warm-up
+    run_once(cmd, env, fresh), run_once(base, env, fresh)  # warm-up
     ours, theirs, ratios, cpu, rss = [], [], [], [], 0
     for _ in range(repeat):
-        a, mem, a_cpu = run_once(cmd, env)
-        b, _, b_cpu = run_once(base, env)
+        a, mem, a_cpu = run_once(cmd, env, fresh)
+        b, _, b_cpu = run_once(base, env, fresh)
         ours.append(a), theirs.append(b), ratios.append(a / b), cpu.append(a_cpu / b_cpu)
         rss = max(rss, mem)
     return (
@@ -170,10 +168,9 @@ def bench_size(size_mb: int, env: dict[str, str], repeat: int) -> None:
         f"{'command, open':<30} {'ours ms':>9} {'grep ms':>9} {'wall':>7} {'cpu':>7}  goal  "
         f"{'peak RSS MB':>11}"
     )
-    first = {**env, FIRST_OPEN: "1"}
     for name, cmd, goal in rows:
-        for when, cmd_env in (("first", first), ("again", env)):
-            ours, theirs, ratio, cpu, rss = compare(cmd, grep, cmd_env, repeat)
+        for when, fresh in (("first", True), ("again", False)):
+            ours, theirs, ratio, cpu, rss = compare(cmd, grep, env, repeat, fresh)
             mark = "ok" if ratio <= goal and rss < 2 << 30 else "OVER"
             print(
                 f"{name + ', ' + when:<30} {ours * 1000:9.0f} {theirs * 1000:9.0f} {ratio:6.2f}x "

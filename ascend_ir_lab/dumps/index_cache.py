@@ -34,12 +34,9 @@ _FORMAT = 1
 _READER = ("body", "headers", "model", "parallel", "reader", "index_cache", "timeline")
 
 
-def kept_index(path: Path, size: int, stage: str) -> LogIndex | None:
-    """The kept index of the log `path` read as `stage` (Dumps numbered from 0, log 0), or
-    None where none is kept for the log as it is now."""
-    name = _name(path, size, stage)
-    if name is None:
-        return None
+def kept_index(name: Path) -> LogIndex | None:
+    """The index kept as `name` (`index_file`; Dumps numbered from 0, log 0), or None where
+    none is kept."""
     try:
         with open(name, "rb") as f:
             blob = f.read()
@@ -52,17 +49,18 @@ def kept_index(path: Path, size: int, stage: str) -> LogIndex | None:
     return found
 
 
-def keep_index(path: Path, size: int, stage: str, idx: LogIndex) -> None:
-    """Keep `idx` (Dumps numbered from 0, log 0) as the index of `path` read as `stage`."""
-    name = _name(path, size, stage)
-    if name is None:
-        return
-    if write_aside(name, [marshal.dumps((_FORMAT, name.stem, *flat(idx)))]):
-        _evict(name.parent, keep=name)
+def keep_index(name: Path, idx: LogIndex) -> bool:
+    """Keep `idx` (Dumps numbered from 0, log 0) as `name` (`index_file`); False where it
+    could not be written."""
+    if not write_aside(name, [marshal.dumps((_FORMAT, name.stem, *flat(idx)))]):
+        return False
+    _evict(name.parent, keep=name)
+    return True
 
 
 class SnapshotStore:
-    """The kept snapshot ids of one large log's Timeline (a Timeline of that log alone)."""
+    """The kept snapshot ids of one large log's Timeline (a Timeline of that log alone),
+    beside its index `index` (`index_file`)."""
 
     def __init__(self, index: Path) -> None:
         self._path = index.with_suffix(".snap")
@@ -83,13 +81,6 @@ class SnapshotStore:
         write_aside(self._path, [marshal.dumps((_FORMAT, self._path.stem, snap))])
 
 
-def snapshot_store(path: Path, size: int, stage: str) -> SnapshotStore | None:
-    """Where the snapshot ids of the log `path` read as `stage` are kept, or None where its
-    index is not kept (a small log, no private folder)."""
-    name = _name(path, size, stage)
-    return SnapshotStore(name) if name is not None and name.exists() else None
-
-
 def _snapshot_ids(snap: object, count: int) -> bool:
     """`count` ids, each new one the next number (the order `Timeline` numbers them in)."""
     if type(snap) is not list or len(snap) != count:
@@ -102,8 +93,9 @@ def _snapshot_ids(snap: object, count: int) -> bool:
     return True
 
 
-def _name(path: Path, size: int, stage: str) -> Path | None:
-    """The index file of `path` as it is now, or None where no private folder can be had."""
+def index_file(path: Path, size: int, stage: str) -> Path | None:
+    """Where the index of the log `path` (`size` bytes of text) read as `stage` is kept, as
+    the log is now; None for a small log or where no private folder can be had."""
     if size < INDEX_FROM:
         return None
     try:

@@ -15,10 +15,11 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
 
+from ascend_ir_lab import forked
 from ascend_ir_lab.dumps.headers import parse_header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
 from ascend_ir_lab.dumps.reader import CANDIDATE_LINE, LogIndex, index_part
-from ascend_ir_lab.forked import Pending, can_fork, idle_cpus
+from ascend_ir_lab.forked import Pending
 
 PARALLEL_FROM = 64 << 20  # smaller logs are read serially
 PART_BYTES = 32 << 20  # a part is at least this large (a fork costs about a millisecond)
@@ -34,7 +35,7 @@ def index_in_parts(
     if getattr(data, "regex_find", None) is not None:
         return None
     count = parts if parts is not None else _part_count(len(data))
-    cuts = cut_points(data, count) if count > 1 and _can_fork() else []
+    cuts = cut_points(data, count) if count > 1 and forked.can_fork() else []
     if len(cuts) < 3:
         return None
     children = [
@@ -63,11 +64,7 @@ def _part_count(size: int) -> int:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
-    return max(1, min(cpus, 1 + idle_cpus(), size // PART_BYTES, MAX_PARTS))
-
-
-def _can_fork() -> bool:
-    return can_fork()
+    return max(1, min(cpus, 1 + forked.idle_cpus(), size // PART_BYTES, MAX_PARTS))
 
 
 def cut_points(data: bytes, count: int) -> list[int]:

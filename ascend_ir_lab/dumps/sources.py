@@ -10,12 +10,7 @@ from typing import Any
 from ascend_ir_lab.dumps.blocks import open_gzip
 from ascend_ir_lab.dumps.body import infer_scope
 from ascend_ir_lab.dumps.headers import MARKER
-from ascend_ir_lab.dumps.index_cache import (
-    SnapshotStore,
-    keep_index,
-    kept_index,
-    snapshot_store,
-)
+from ascend_ir_lab.dumps.index_cache import SnapshotStore, index_file, keep_index, kept_index
 from ascend_ir_lab.dumps.log_cache import read_compressed
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.dumps.parallel import index_in_parts
@@ -66,11 +61,12 @@ class _Builder:
         self.dumps: list[Dump] = []
         self.messages: list[Message] = []
         self.warnings: list[str] = []
+        self.kept_as: Path | None = None  # where the last log's index is kept, if anywhere
 
     def add_log(self, path: Path, data: bytes, stage: str) -> LogIndex:
         log_id = len(self.logs)
         first = len(self.dumps)
-        idx = _index(path, data, stage)
+        idx, self.kept_as = _index(path, data, stage)
         if log_id or first:
             idx.shift(log_id, first)
         info = LogInfo(str(path), stage, len(data), idx.segments)
@@ -110,17 +106,18 @@ class _Builder:
         )  # fmt: skip
 
 
-def _index(path: Path, data: bytes, stage: str) -> LogIndex:
+def _index(path: Path, data: bytes, stage: str) -> tuple[LogIndex, Path | None]:
     """The index of one log, as log 0 from Dump 0: kept from an earlier read of the same
-    large log, or read now (on several cores where it pays) and kept."""
-    kept = kept_index(path, len(data), stage)
+    large log, or read now (on several cores where it pays) and kept; and where it is kept
+    (None: a small log, or nowhere to keep it)."""
+    name = index_file(path, len(data), stage)
+    kept = kept_index(name) if name is not None else None
     if kept is not None:
-        return kept
+        return kept, name
     idx = index_in_parts(data, stage=stage, log_id=0)
     if idx is None:  # a small log, or one that cannot be read on several cores
         idx = index_log(data, stage=stage, log_id=0)
-    keep_index(path, len(data), stage, idx)
-    return idx
+    return idx, name if name is not None and keep_index(name, idx) else None
 
 
 def _family_of(path: Path) -> str:
@@ -206,7 +203,7 @@ def read_log(path: str | os.PathLike[str], *, stage: str | None = None) -> Timel
                 f"{p}: no IR dumps found (expected headers such as "
                 "'// -----// IR Dump After ...'); compile with --mlir-print-ir-after-all"
             )
-    kept = snapshot_store(p, len(data), name) if len(b.logs) == 1 and idx.dumps else None
+    kept = SnapshotStore(b.kept_as) if len(b.logs) == 1 and idx.dumps and b.kept_as else None
     return b.timeline(title=p.name, path=p, kept=kept)
 
 

@@ -34,7 +34,6 @@ def _mixed() -> bytes:
 @pytest.fixture
 def forks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Parts are forked even where earlier tests left a thread running in this process."""
-    monkeypatch.setattr(parallel, "_can_fork", lambda: True)
     monkeypatch.setattr(forked, "can_fork", lambda: True)
 
 

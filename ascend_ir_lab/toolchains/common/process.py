@@ -124,13 +124,11 @@ def start_logged(
             argv, stdout=write_end, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             env=dict(env), cwd=cwd, start_new_session=True,
         )  # fmt: skip
-    except FileNotFoundError as exc:
+    except BaseException as exc:
         os.close(read_end)
         out.close()
-        raise ToolNotFoundError(argv[0], package) from exc
-    except BaseException:
-        os.close(read_end)
-        out.close()
+        if isinstance(exc, FileNotFoundError):
+            raise ToolNotFoundError(argv[0], package) from exc
         raise
     finally:
         os.close(write_end)
@@ -173,11 +171,9 @@ class LoggedTool:
     def stop(self, first: int = signal.SIGKILL) -> ToolResult:
         """Stop the tool's whole group now (`first`, then SIGKILL), reap it and close its
         log; the result says "interrupted". Safe to call on a tool that already ended."""
-        if self._out.closed:
-            code = self._proc.returncode if self._proc.returncode is not None else -2
-            return ToolResult(self.argv, code, self._seconds(), self.log, "interrupted")
-        kill_group(self._proc, first)
-        self._close()
+        if not self._out.closed:
+            kill_group(self._proc, first)
+            self._close()
         code = self._proc.returncode if self._proc.returncode is not None else -2
         return ToolResult(self.argv, code, self._seconds(), self.log, "interrupted")
 

@@ -37,6 +37,13 @@ def register(subparsers: Any) -> None:
         help="exit 0 even when a launch failed to compile or interpret (the script's own exit "
         "status still counts)",
     )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop the script after this long (default: no limit, as when it runs alone)",
+    )
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- python your_script.py ...")
     p.set_defaults(handler=_capture)
 
@@ -74,7 +81,7 @@ def _capture(args: argparse.Namespace) -> int:
 
     if not args.no_virtual_npu and not npu_available():
         return _capture_offline(args)
-    runs = capture_script(_command(args), args.out)
+    runs = capture_script(_command(args), args.out, timeout=args.timeout)
     if not runs:
         print("no bishengir-compile call was recorded: the script compiled nothing (cached "
               "kernels are recompiled: TRITON_ALWAYS_COMPILE=1 is set)")  # fmt: skip
@@ -125,7 +132,11 @@ def _capture_offline(args: argparse.Namespace) -> int:
     from ascend_ir_lab.toolchains.common.outcome import failure_message
 
     result = capture_offline(
-        _command(args), args.out, target=args.target, interpret=not args.no_interpret
+        _command(args),
+        args.out,
+        target=args.target,
+        interpret=not args.no_interpret,
+        timeout=args.timeout,
     )
     for run in result.runs:
         print(f"{run.path}: {run.manifest['status']['text']}")
@@ -134,6 +145,11 @@ def _capture_offline(args: argparse.Namespace) -> int:
 
         print(table_text(run_row(r) for r in result.runs))
     print(result.summary)
+    if result.stopped:
+        print(
+            f"the script was {result.stopped}: the Runs above are those made before",
+            file=sys.stderr,
+        )
     if result.failures:
         going = (
             "(--keep-going: exit 0 all the same)"
@@ -142,6 +158,8 @@ def _capture_offline(args: argparse.Namespace) -> int:
         )
         message = failure_message(result.failures, "the launches", going)
         print(message, file=sys.stderr)
+    if result.stopped:
+        return 130 if result.stopped.startswith("interrupted") else 124
     if result.returncode:
         return result.returncode
     if not result.runs:

@@ -28,10 +28,11 @@ OUTPUT_VAR = "ASCEND_IR_LAB_OUTPUT"
 
 
 def capture_script(
-    command: Sequence[str], folder: str | os.PathLike[str], *, timeout: float = 3600
+    command: Sequence[str], folder: str | os.PathLike[str], *, timeout: float | None = None
 ) -> list[Run]:
     """Run `command` with every bishengir-compile call of triton-ascend recorded (exactly as
-    triton-ascend ran it, plus --mlir-print-ir-after-all); one Run per call, in `folder`."""
+    triton-ascend ran it, plus --mlir-print-ir-after-all); one Run per call, in `folder`.
+    With `timeout` (seconds) the script is stopped after that long; by default it is not."""
     folder = Path(folder)
     bin_dir = write_wrapper(folder / "capture")
     result = _run(command, tool_env(wrapper_env(bin_dir)), timeout)
@@ -44,7 +45,7 @@ def capture_script(
     ]
 
 
-def script_launch(command: Sequence[str], *, timeout: float = 3600) -> Any:
+def script_launch(command: Sequence[str], *, timeout: float | None = None) -> Any:
     """A `Launch` for npu_host.sync_check: run the script with the environment it is given,
     and read the arrays it saved to $ASCEND_IR_LAB_OUTPUT (an .npz), in name order."""
 
@@ -68,7 +69,7 @@ def script_launch(command: Sequence[str], *, timeout: float = 3600) -> Any:
 
 
 def _run(
-    command: Sequence[str], env: Mapping[str, str], timeout: float
+    command: Sequence[str], env: Mapping[str, str], timeout: float | None
 ) -> subprocess.CompletedProcess[str]:
     if not command:
         raise InputError("no command given: ascend-ir-lab capture -- python your_script.py")

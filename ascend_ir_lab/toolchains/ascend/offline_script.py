@@ -15,6 +15,7 @@ import json
 import os
 import re
 import runpy
+import signal
 import subprocess
 import sys
 import traceback
@@ -37,6 +38,7 @@ from ascend_ir_lab.toolchains.common.run import Run
 __all__ = ["OfflineCapture", "capture_offline", "main"]
 
 RESULT = "capture.json"
+STOP_GRACE = 30.0  # seconds a stopped script has to end before it is killed
 _PYTHON = re.compile(r"python[0-9.]*(\.exe)?")
 _TWO_PART = ("-W", "-X")  # interpreter options that take a value
 
@@ -50,6 +52,7 @@ class OfflineCapture:
     returncode: int = 0  # the script's own exit status
     launches: int = 0
     summary: str = ""
+    stopped: str = ""  # why the script was stopped before its end, "" when it was not
 
 
 def split_python(command: Sequence[str]) -> tuple[str, list[str], list[str]]:
@@ -76,10 +79,11 @@ def capture_offline(
     *,
     target: str = "Ascend910B3",
     interpret: bool = True,
-    timeout: float = 3600,
+    timeout: float | None = None,
 ) -> OfflineCapture:
     """Run `command` (a Python command) under the virtual NPU; one Run per kernel compiled,
-    in `folder`. The script's output goes where this process's output goes."""
+    in `folder`. The script's output goes where this process's output goes. With `timeout`
+    (seconds) it is stopped after that long; by default it runs as long as it would alone."""
     python, options, rest = split_python(command)
     folder = Path(folder).resolve()
     folder.mkdir(parents=True, exist_ok=True)
@@ -95,14 +99,40 @@ def capture_offline(
     env = tool_env({"PYTHONPATH": path, "PATH": wrapper_env(wrapper)["PATH"]})
     child = [python, *options, "-m", __name__, str(settings), "--", *rest]
     try:
-        result = subprocess.run(child, env=env, timeout=timeout, check=False)
+        proc = subprocess.Popen(child, env=env)
     except FileNotFoundError:
         raise InputError(f"{python}: no such program") from None
-    except subprocess.TimeoutExpired as exc:
+    code, stopped = _wait(proc, timeout)
+    try:
+        result = _read_result(folder, command, code)
+    except CompilerError:
+        if not stopped:
+            raise
         raise CompilerError(
-            command, -1, f"timed out after {exc.timeout:.0f} s", stage="script"
-        ) from None
-    return _read_result(folder, command, result.returncode)
+            command, code, f"{stopped} before it could say which Runs it made (see {folder})",
+            stage="script",
+        ) from None  # fmt: skip
+    result.stopped = stopped
+    return result
+
+
+def _wait(proc: subprocess.Popen[bytes], timeout: float | None) -> tuple[int, str]:
+    """The script's exit status, and why it was stopped ("" when it ended by itself). Past
+    `timeout`, or on Ctrl-C, the script gets SIGINT as a terminal would send it: it ends as
+    an interrupted script does and the Runs made so far are kept; a script that ignores it
+    is killed after STOP_GRACE seconds."""
+    try:
+        return proc.wait(timeout=timeout), ""
+    except subprocess.TimeoutExpired:
+        stopped = f"stopped after {timeout:.0f} s (--timeout)"
+        proc.send_signal(signal.SIGINT)
+    except KeyboardInterrupt:
+        stopped = "interrupted"  # the terminal sent the script the same SIGINT
+    try:
+        return proc.wait(timeout=STOP_GRACE), stopped
+    except (subprocess.TimeoutExpired, KeyboardInterrupt):
+        proc.kill()
+        return proc.wait(), f"{stopped}; killed"
 
 
 def _read_result(folder: Path, command: Sequence[str], code: int) -> OfflineCapture:

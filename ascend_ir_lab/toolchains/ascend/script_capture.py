@@ -1,7 +1,7 @@
 """A user's script run under the tool, with no NPU: every kernel launch becomes a Run.
 
-`capture_offline(["python", "script.py", ...], folder)` starts the script's interpreter on
-this module, which runs the script as `__main__` inside `intercept_launches`: launches are
+`python -m ascend_ir_lab.toolchains.ascend.script_capture --out DIR -- script.py args` runs
+the script as `__main__` inside `intercept_launches`: launches are
 compiled offline (autotune sweeps as cheap records, the config that runs with every pass),
 progress goes to stderr one line per compile, and `collection.json` in `folder` lists the
 Runs made. Dump text never reaches the terminal: it goes to the Runs.
@@ -11,66 +11,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import runpy
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.errors import CompilerError, InputError
-from ascend_ir_lab.toolchains.common.env import tool_env
-from ascend_ir_lab.toolchains.common.run import Run
-
 INDEX = "collection.json"
 NPU_HERE = 75  # the child's exit code when this host has an NPU: the script was not run
-
-
-def capture_offline(
-    command: Sequence[str],
-    folder: str | os.PathLike[str],
-    *,
-    configs: Sequence[int] | None = None,
-    timeout: float = 3600,
-) -> list[Run] | None:
-    """Run `command` (an interpreter, a script, its arguments) with its launches compiled
-    into Runs under `folder`; the Runs, in the order they were made. None when this host
-    has an NPU (nothing was run: the script's real compiles are the ones to record)."""
-    if len(command) < 2:
-        raise InputError("expected: ascend-ir-lab capture -- python your_script.py [args]")
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    argv = [command[0], "-m", __name__, "--out", str(folder)]
-    if configs is not None:
-        argv += ["--configs", ",".join(map(str, configs))]
-    try:
-        result = subprocess.run(
-            [*argv, "--", *command[1:]], env=tool_env(), timeout=timeout, check=False,
-            stdin=subprocess.DEVNULL,
-        )  # fmt: skip
-    except FileNotFoundError:
-        raise InputError(f"{command[0]}: no such program") from None
-    except subprocess.TimeoutExpired:
-        raise CompilerError(list(command), -1, f"timed out after {timeout:.0f} s") from None
-    if result.returncode == NPU_HERE:
-        return None
-    runs = collected(folder)
-    if result.returncode != 0 and not runs:
-        raise CompilerError(list(command), result.returncode, "the script failed", stage="script")
-    return runs
-
-
-def collected(folder: Path) -> list[Run]:
-    """The Runs `collection.json` in `folder` lists (those still there)."""
-    try:
-        names = json.loads((folder / INDEX).read_text()).get("runs", [])
-    except (OSError, ValueError, AttributeError):
-        return []
-    return [
-        Run(folder / n) for n in names if isinstance(n, str) and (folder / n / "run.json").is_file()
-    ]
 
 
 class TerminalProgress:

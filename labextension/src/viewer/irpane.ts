@@ -178,7 +178,8 @@ export class IRPane {
 
   /**
    * What a row looks like, as a string: its cells (kind, line, text id, the paired text that
-   * its word marks come from) and the decorations on its current side. Equal keys, equal nodes.
+   * its word marks come from, the tooltip) and the decorations on its current side. Equal
+   * keys, equal nodes.
    */
   private rowKey(i: number): string {
     const r = this.rows.row(i);
@@ -188,10 +189,16 @@ export class IRPane {
     if (i === this.hit) {
       return `h${i}`; // drawn afresh with its mark; the mark's row is never reused
     }
-    const left = r.left === null ? '' : cellKey(r.left);
-    const right = r.right === null ? '' : `${cellKey(r.right)}${this.decoKey(r.right)}`;
+    const left = r.left === null ? '' : this.cellKey(r.left, false);
+    const right = r.right === null ? '' : `${this.cellKey(r.right, true)}${this.decoKey(r.right)}`;
     const cols = `${this.colours.cols[0]}-${this.colours.cols[1]}`;
     return this.split ? `s${cols}${left}|${right}` : r.right === null ? `u${cols}${left}` : `u${cols}${right}`;
+  }
+
+  /** A cell's part of its row's key: its kind, place, text, pair and tooltip (the line as its pass has it). */
+  private cellKey(c: Cell, current: boolean): string {
+    const full = this.events.fullText(c, current);
+    return `${c.kind[0]}${c.no}:${c.line}:${c.id}${c.pair === null ? '' : `~${c.pair.id}`}${full === null ? '' : `t${full}`}`;
   }
 
   private decoKey(c: Cell): string {
@@ -302,8 +309,4 @@ export class IRPane {
       el.insertBefore(badge, el.lastChild);
     }
   }
-}
-
-function cellKey(c: Cell): string {
-  return `${c.kind[0]}${c.no}:${c.line}:${c.id}${c.pair === null ? '' : `~${c.pair.id}`}`;
 }

@@ -207,3 +207,41 @@ def test_a_stopped_stage_reaches_the_payload(tmp_path: Path) -> None:
     assert any("bishengir timed-out" in w for w in payload["warnings"])
     assert len(payload["dumps"]) == 2  # what it printed before it was stopped
     assert _all_gone(_pids(tmp_path / "pids"))
+
+
+_WATCHED = """
+import json, sys
+from pathlib import Path
+from ascend_ir_lab.toolchains.ascend.compile import RunInterrupted, compile_kernel
+from ascend_ir_lab.toolchains.common.launch import compile_watched
+spec, sig, consts, out, timeout, check = json.loads(sys.argv[1])
+kwargs = dict(signature=sig, constexprs=consts, out=out, timeout=timeout, check=check,
+              target="Ascend910B3")
+try:  # as a launch compiles: in a worker thread, this one watching
+    compile_watched(spec, Path(out), kwargs, lambda *a: None, compile_kernel)
+except RunInterrupted as e:
+    print(json.dumps({"run": str(e.run.path)}))
+    sys.exit(130)
+"""
+
+
+@needs_ascend
+def test_ctrl_c_stops_a_compile_running_in_a_worker_thread(tmp_path: Path) -> None:
+    env = _env(tmp_path, hang_queries=False)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _WATCHED, _compile_args(tmp_path, "run", 300, True)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 300
+    while not _pids(tmp_path / "pids") and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    assert _pids(tmp_path / "pids"), "the stand-in never started"
+    asked = time.monotonic()
+    proc.send_signal(signal.SIGINT)  # reaches the watching thread only
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err[-3000:]
+    assert time.monotonic() - asked < 60  # stopped now, not at the stage's 300 s timeout
+    manifest = json.loads((Path(json.loads(out.splitlines()[-1])["run"]) / "run.json").read_text())
+    assert manifest["stages"][-1]["status"] == "interrupted"
+    assert manifest["status"]["code"] == "interrupted"
+    assert _all_gone(_pids(tmp_path / "pids"))

@@ -18,6 +18,7 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs import MANIFEST, Run, safe_name
+from ascend_ir_lab.toolchains.common.process import stoppable
 from ascend_ir_lab.toolchains.common.run import prepare_folder
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
 ]
 
 Progress = Callable[[str, dict[str, Any]], None]
+STOP_JOIN_S = 30.0  # how long a stopped compile has to record its interrupted stage
 
 
 def kernel_name(fn: Any) -> str:
@@ -127,25 +129,38 @@ def compile_watched(
     uses `triton.language` and fds 1/2, is recorded (or the compile ended before).
     """
     result: dict[str, Any] = {}
+    stop, done = threading.Event(), threading.Event()
 
     def work() -> None:
-        try:
-            result["run"] = compile_fn(fn, **kwargs)
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
-            result["error"] = exc
+        with stoppable(stop):
+            try:
+                result["run"] = compile_fn(fn, **kwargs)
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
+                result["error"] = exc
+            finally:
+                done.set()
 
     say("start", {"kernel": kernel_name(fn), "path": folder, "target": kwargs["target"]})
-    worker = threading.Thread(target=work, name="ascend-ir-lab-compile", daemon=True)
-    worker.start()
+    # waited for through `done`, not join(): Ctrl-C inside Thread.join can leave the thread
+    # marked as ended while it still runs (CPython's bpo-45274 handling)
+    threading.Thread(target=work, name="ascend-ir-lab-compile", daemon=True).start()
     seen = 0
-    if beside is not None:
-        while seen < 1 and worker.is_alive():
-            worker.join(0.01)
+    try:
+        if beside is not None:
+            while seen < 1 and not done.wait(0.01):
+                seen = report_stages(folder, seen, say)
+            beside()
+        while not done.wait(0.1):
             seen = report_stages(folder, seen, say)
-        beside()
-    while worker.is_alive():
-        worker.join(0.1)
-        seen = report_stages(folder, seen, say)
+    except BaseException:
+        # Ctrl-C (or a failure beside it) in this thread: the compile's tool is stopped too,
+        # its Run recorded as interrupted, rather than left running to its timeout
+        stop.set()
+        done.wait(STOP_JOIN_S)
+        error = result.get("error")
+        if isinstance(error, KeyboardInterrupt):
+            raise error from None  # the same Ctrl-C, carrying the interrupted Run
+        raise
     report_stages(folder, seen, say)
     if "error" in result:
         say("failed", {"kernel": kernel_name(fn), "error": result["error"]})

@@ -24,6 +24,22 @@ from ascend_ir_lab.dumps.zstd_log import open_zstd, stored_log
 from ascend_ir_lab.errors import CompilerError, ToolNotFoundError
 
 DEFAULT_TIMEOUT_S = 600.0
+_POLL_S = 0.05  # how often a tool waited for in a stoppable thread looks at its stop request
+_stop_requests = threading.local()
+
+
+@contextlib.contextmanager
+def stoppable(request: threading.Event) -> Iterator[None]:
+    """Tools this thread waits for inside the block are stopped as Ctrl-C would stop them
+    (ToolInterrupted, the whole group, the Run's stage "interrupted") once `request` is set:
+    Ctrl-C reaches only the main thread, so a compile running in a worker thread is stopped
+    through this."""
+    before = getattr(_stop_requests, "event", None)
+    _stop_requests.event = request
+    try:
+        yield
+    finally:
+        _stop_requests.event = before
 
 
 @dataclass(frozen=True)
@@ -157,7 +173,7 @@ class LoggedTool:
         """Wait until the tool ends, at most `timeout` seconds from its start; then as
         `run_logged`: ToolTimeoutError or ToolInterrupted when it had to be stopped."""
         try:
-            returncode = self._proc.wait(timeout=max(0.0, timeout - self._seconds()))
+            returncode = self._wait_until(timeout, getattr(_stop_requests, "event", None))
         except subprocess.TimeoutExpired:
             kill_group(self._proc)
             self._close()
@@ -167,6 +183,21 @@ class LoggedTool:
             raise ToolInterrupted(self.stop(signal.SIGINT)) from None
         self._close(2.0)  # a child the tool left behind may hold the pipe: not for long
         return ToolResult(self.argv, returncode, self._seconds(), self.log)
+
+    def _wait_until(self, timeout: float, request: threading.Event | None) -> int:
+        """The tool's exit status; TimeoutExpired past `timeout`, KeyboardInterrupt once
+        `request` (this thread's stop request, if any) is set."""
+        while request is not None:
+            if request.is_set():
+                raise KeyboardInterrupt
+            left = timeout - self._seconds()
+            if left <= 0:
+                raise subprocess.TimeoutExpired(self.argv, timeout)
+            try:
+                return self._proc.wait(timeout=min(left, _POLL_S))
+            except subprocess.TimeoutExpired:
+                continue
+        return self._proc.wait(timeout=max(0.0, timeout - self._seconds()))
 
     def stop(self, first: int = signal.SIGKILL) -> ToolResult:
         """Stop the tool's whole group now (`first`, then SIGKILL), reap it and close its

@@ -55,7 +55,7 @@ def check_softmax(out: Path, llvm: bool) -> dict[str, object]:
     import torch
 
     from ascend_ir_lab.toolchains.common.kernels import load_kernel
-    from ascend_ir_lab.toolchains.triton.compile import capture
+    from ascend_ir_lab.toolchains.triton.records import capture
 
     kernel = load_kernel(f"{ROOT}/tests/kernels/upstream/softmax.py::softmax")
     x = torch.randn(4096, 1000, device="cuda")
@@ -78,7 +78,7 @@ def check_attention(out: Path, llvm: bool) -> dict[str, object]:
     import torch
 
     from ascend_ir_lab.toolchains.common.kernels import load_kernel
-    from ascend_ir_lab.toolchains.triton.compile import capture
+    from ascend_ir_lab.toolchains.triton.records import capture
 
     kernel = load_kernel(f"{ROOT}/tests/kernels/upstream/attention.py::attention")
     bh, n, d = 32, 2048, 64

@@ -20,7 +20,7 @@ def _kernel(name: str):  # type: ignore[no-untyped-def]
 def test_softmax_launch_matches_torch(tmp_path: Path) -> None:
     import torch
 
-    from ascend_ir_lab.toolchains.triton.compile import capture
+    from ascend_ir_lab.toolchains.triton.records import capture
 
     x = torch.randn(256, 1000, device="cuda")
     y = torch.empty_like(x)
@@ -46,7 +46,7 @@ def test_softmax_launch_matches_torch(tmp_path: Path) -> None:
 def test_attention_launch_matches_torch(tmp_path: Path) -> None:
     import torch
 
-    from ascend_ir_lab.toolchains.triton.compile import capture
+    from ascend_ir_lab.toolchains.triton.records import capture
 
     bh, n, d = 8, 1000, 64
     q, k, v = (torch.randn(bh, n, d, device="cuda", dtype=torch.float16) for _ in range(3))

@@ -119,7 +119,8 @@ def test_capture_without_gpu_cross_compiles_from_arguments(tmp_path: Path) -> No
     import numpy as np
 
     from ascend_ir_lab.toolchains.common.kernels import load_kernel
-    from ascend_ir_lab.toolchains.triton.compile import TensorSpec, active_target, capture
+    from ascend_ir_lab.toolchains.triton.compile import TensorSpec
+    from ascend_ir_lab.toolchains.triton.records import active_target, capture
 
     if active_target() is not None:
         pytest.skip("this host has a GPU: capture() launches here (see test_upstream_gpu.py)")

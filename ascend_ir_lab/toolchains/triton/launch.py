@@ -42,6 +42,7 @@ from ascend_ir_lab.toolchains.common.run import Run, update_extra
 from ascend_ir_lab.toolchains.common.specialise import Specialisation
 from ascend_ir_lab.toolchains.common.targets import toolchain_for
 from ascend_ir_lab.toolchains.triton import compile as tu
+from ascend_ir_lab.toolchains.triton import records
 from ascend_ir_lab.toolchains.triton.passes import (
     PassesWanted,
     capture_upstream_passes,
@@ -106,7 +107,7 @@ def require_upstream_environment(target: str) -> None:
 @functools.lru_cache(maxsize=1)
 def device_target() -> str | None:
     """'cuda:90' / 'hip:gfx942' of this host's GPU, None without one (asked once)."""
-    return tu.active_target()
+    return records.active_target()
 
 
 def default_target() -> str:
@@ -148,10 +149,10 @@ class UpstreamCapture(Capture, SweepRecords):
         name = kernel_name(fn)
         target = self.target or default_target()
         device = device_target()
-        on_gpu = device is not None and not tu.host_args(args)
+        on_gpu = device is not None and not records.host_args(args)
         try:
             spec = specialised(fn, original, args, kwargs, tu.gpu_target(target))
-            record = tu.launch_record(fn, grid, args, kwargs)
+            record = records.launch_record(fn, grid, args, kwargs)
         except InputError as exc:
             self.errors.append(exc)
             self._say("error", {"kernel": name, "error": exc})
@@ -238,7 +239,7 @@ class UpstreamCapture(Capture, SweepRecords):
         why = "no GPU on this host" if device_target() is None else "cross-compile"
 
         def work(kernel: Any, **settings: Any) -> Run:
-            run, kept["kernel"] = tu.compile_specialised(
+            run, kept["kernel"] = records.compile_specialised(
                 kernel, spec, grid, args, kwargs, reason=why, **settings
             )
             return run
@@ -275,12 +276,12 @@ class UpstreamCapture(Capture, SweepRecords):
         self._inside = True
         try:
             if dumps:
-                run, result = tu.record_launch(fn, spec, grid, args, kwargs, real, target=target,
+                run, result = records.record_launch(fn, spec, grid, args, kwargs, real, target=target,
                                                name=name, out=folder, warmup=warmup,
                                                **self._dumps())  # fmt: skip
             else:
                 result = real()
-                run = tu.record_compiled_launch(fn, spec, grid, args, kwargs, result,
+                run = records.record_compiled_launch(fn, spec, grid, args, kwargs, result,
                                                 target=target, name=name, out=folder,
                                                 warmup=warmup)  # fmt: skip
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
@@ -320,7 +321,7 @@ class UpstreamCapture(Capture, SweepRecords):
 
 
 def _device_name() -> str:
-    return tu.device_name() or "the GPU"
+    return records.device_name() or "the GPU"
 
 
 @contextlib.contextmanager

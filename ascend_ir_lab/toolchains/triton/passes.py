@@ -76,7 +76,7 @@ def capture_upstream_passes(
     printed (LLVM's too with `llvm_dumps`), into the same Run folder. What the Run said
     about its launch, its sweep and its source stays. A Run holding its passes comes back
     as it is."""
-    from ascend_ir_lab.toolchains.triton import compile as tu
+    from ascend_ir_lab.toolchains.triton import records
 
     if run.passes_captured:
         return run
@@ -94,7 +94,7 @@ def capture_upstream_passes(
     text = source.read_text() if source.is_file() else None
     say = progress or (lambda _event, _info: None)
     say("capture", {"run": run, "kernel": kernel.get("name")})
-    new, _ = tu.compile_specialised(
+    new, _ = records.compile_specialised(
         fn, spec, (1,), (), {}, target=target, reason="", name=run.name, out=run.path,
         llvm_dumps=llvm_dumps, timings=timings, launch=extra.get("launch"),
     )  # fmt: skip

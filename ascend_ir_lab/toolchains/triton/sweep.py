@@ -19,6 +19,7 @@ from ascend_ir_lab.toolchains.common.launch import fresh_folder, keep_cell, kern
 from ascend_ir_lab.toolchains.common.run import Run, update_extra, write_manifest
 from ascend_ir_lab.toolchains.common.specialise import Specialisation
 from ascend_ir_lab.toolchains.triton import compile as tu
+from ascend_ir_lab.toolchains.triton import records
 from ascend_ir_lab.toolchains.triton.passes import remember_compile
 
 __all__ = ["SweepRecords", "arg_types", "benchmarks_bare", "keep_cell_source", "timed_sweep"]
@@ -59,13 +60,13 @@ class SweepRecords:
     ) -> Run | BaseException:
         given = dict(kwargs)
         grid, warmup = given.pop("grid"), given.pop("warmup", False)
-        target = tu.active_target() or "cuda:90"
+        target = records.active_target() or "cuda:90"
         try:
             spec = specialised(fn, original, args, given, tu.gpu_target(target))
             key = (id(fn), spec.key)
             if key not in self._compiled:
                 name = self._run_name(kernel_name(fn), target)
-                run = tu.record_compiled_launch(
+                run = records.record_compiled_launch(
                     fn, spec, grid, args, given, result, target=target, name=name,
                     out=fresh_folder(name, self.runs_dir), warmup=warmup,
                 )  # fmt: skip

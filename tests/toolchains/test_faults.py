@@ -167,21 +167,28 @@ def test_compile_timeout_records_the_stage_and_raises_with_the_run(tmp_path: Pat
     assert _all_gone(_pids(tmp_path / "pids"))
 
 
-@needs_ascend
-def test_ctrl_c_records_the_interrupted_stage(tmp_path: Path) -> None:
+def _interrupted(tmp_path: Path, script: str, timeout: float) -> tuple[Path, float]:
+    """Run `script` (a compile of vadd, the stand-in as bishengir), Ctrl-C it once the
+    stand-in runs; (the Run it names, seconds from Ctrl-C to its end), exit status 130."""
     env = _env(tmp_path, hang_queries=False)
     proc = subprocess.Popen(
-        [sys.executable, "-c", _COMPILE, _compile_args(tmp_path, "run", 120, True)],
+        [sys.executable, "-c", script, _compile_args(tmp_path, "run", timeout, True)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     deadline = time.monotonic() + 300
     while not _pids(tmp_path / "pids") and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.2)
     assert _pids(tmp_path / "pids"), "the stand-in never started"
+    asked = time.monotonic()
     proc.send_signal(signal.SIGINT)  # what Ctrl-C sends to the foreground process
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err[-3000:]
-    run = Path(json.loads(out.strip().splitlines()[-1])["run"])
+    return Path(json.loads(out.strip().splitlines()[-1])["run"]), time.monotonic() - asked
+
+
+@needs_ascend
+def test_ctrl_c_records_the_interrupted_stage(tmp_path: Path) -> None:
+    run, _ = _interrupted(tmp_path, _COMPILE, 120)
     manifest = json.loads((run / "run.json").read_text())
     stage = manifest["stages"][-1]
     assert stage["name"] == "bishengir" and stage["status"] == "interrupted"
@@ -227,21 +234,9 @@ except RunInterrupted as e:
 
 @needs_ascend
 def test_ctrl_c_stops_a_compile_running_in_a_worker_thread(tmp_path: Path) -> None:
-    env = _env(tmp_path, hang_queries=False)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _WATCHED, _compile_args(tmp_path, "run", 300, True)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    deadline = time.monotonic() + 300
-    while not _pids(tmp_path / "pids") and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.2)
-    assert _pids(tmp_path / "pids"), "the stand-in never started"
-    asked = time.monotonic()
-    proc.send_signal(signal.SIGINT)  # reaches the watching thread only
-    out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err[-3000:]
-    assert time.monotonic() - asked < 60  # stopped now, not at the stage's 300 s timeout
-    manifest = json.loads((Path(json.loads(out.splitlines()[-1])["run"]) / "run.json").read_text())
+    run, seconds = _interrupted(tmp_path, _WATCHED, 300)  # the signal reaches the watcher only
+    assert seconds < 60  # stopped now, not at the stage's 300 s timeout
+    manifest = json.loads((run / "run.json").read_text())
     assert manifest["stages"][-1]["status"] == "interrupted"
     assert manifest["status"]["code"] == "interrupted"
     assert _all_gone(_pids(tmp_path / "pids"))

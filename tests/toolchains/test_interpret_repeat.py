@@ -96,3 +96,27 @@ def test_a_fixed_point_is_forgotten_when_one_byte_changes_behind_torch() -> None
     x.numpy()[999] = kept
     assert repeats.seen(key, args, {})
     assert not repeats.seen(key, (y, x.clone(), 1000), {})  # other memory: another launch
+
+
+def test_a_launch_larger_than_the_copies_may_be_is_never_copied(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import torch
+
+    from ascend_ir_lab.toolchains.common import interpret_repeat
+    from ascend_ir_lab.toolchains.common.interpret_repeat import Repeats
+
+    monkeypatch.setattr(interpret_repeat, "_KEEP_BYTES", 6000)  # room for 1500 floats
+    repeats = Repeats()
+    small = (torch.zeros(500), torch.randn(500), 500)  # 4000 bytes
+    large = (torch.zeros(1000), torch.randn(1000), 1000)  # 8000 bytes
+    for args in (small, large):
+        key = repeats.key(scale_rows, (4,), args, {"BLOCK": 256})
+        assert repeats.before(key, args, {}) is None  # seen once
+        again = repeats.before(key, args, {})
+        if args is large:
+            assert again is None  # a copy would hold more than the copies may in all
+            continue
+        assert again is not None and again.nbytes == 4000
+        repeats.note(key, again, args, {})
+        assert repeats.seen(key, args, {})

@@ -12,8 +12,9 @@ script reads afterwards is what the interpreter would have written.
 `Repeats.seen(...)` answers before a launch, `Repeats.before(...)` keeps a copy of the memory
 it will run on and `Repeats.note(...)` learns after it. Memory is compared byte for byte
 (`memcmp` of each storage against the copy, memory speed, no hashing); a copy is taken only
-from a launch's second occurrence on (a launch seen once cannot have been a fixed point), and
-only the last few fixed points are kept. Launches with arguments it cannot identify (objects
+from a launch's second occurrence on (a launch seen once cannot have been a fixed point), never
+for a launch whose memory is larger than the copies may be in all (it is interpreted every
+time rather than doubling what the script holds), and only the last few fixed points are kept. Launches with arguments it cannot identify (objects
 other than tensors, numpy arrays and plain scalars) are always interpreted.
 """
 
@@ -138,6 +139,8 @@ class Repeats:
         if key not in self._met:
             self._met.add(key)
             return None
+        if sum(int(raw.numel()) for raw in _storages(args, kwargs)) > _KEEP_BYTES:
+            return None  # a copy would double the launch's memory: always interpreted
         return Snapshot(args, kwargs)
 
     def note(self, key: Any, before: Snapshot | None, args: Sequence[Any],
@@ -147,7 +150,5 @@ class Repeats:
             return
         self._fixed.pop(key, None)
         self._fixed[key] = before
-        while len(self._fixed) > _KEEP or (
-            len(self._fixed) > 1 and sum(s.nbytes for s in self._fixed.values()) > _KEEP_BYTES
-        ):
+        while len(self._fixed) > _KEEP or sum(s.nbytes for s in self._fixed.values()) > _KEEP_BYTES:
             self._fixed.pop(next(iter(self._fixed)))

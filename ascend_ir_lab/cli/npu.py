@@ -144,22 +144,23 @@ def _capture_offline(args: argparse.Namespace) -> int:
         from ascend_ir_lab.toolchains.common.collection import run_row, table_text
 
         print(table_text(run_row(r) for r in result.runs))
-    print(result.summary)
-    if result.stopped:
-        print(
-            f"the script was {result.stopped}: the Runs above are those made before",
-            file=sys.stderr,
-        )
+    if result.summary:
+        print(result.summary)
+    code = 130 if result.stopped.startswith("interrupted") else 124
     if result.failures:
         going = (
-            "(--keep-going: exit 0 all the same)"
+            f"(the script was stopped: exit {code})"
+            if result.stopped
+            else "(--keep-going: exit 0 all the same)"
             if args.keep_going
-            else ("(exit 1; with --keep-going, 0 all the same)")
+            else "(exit 1; with --keep-going, 0 all the same)"
         )
         message = failure_message(result.failures, "the launches", going)
         print(message, file=sys.stderr)
     if result.stopped:
-        return 130 if result.stopped.startswith("interrupted") else 124
+        made = "the Runs above are those it made" if result.runs else "no Run was listed"
+        print(f"the script was {result.stopped}: {made} (in {args.out})", file=sys.stderr)
+        return code
     if result.returncode:
         return result.returncode
     if not result.runs:

@@ -108,10 +108,8 @@ def capture_offline(
     except CompilerError:
         if not stopped:
             raise
-        raise CompilerError(
-            command, code, f"{stopped} before it could say which Runs it made (see {folder})",
-            stage="script",
-        ) from None  # fmt: skip
+        # stopped before it could say which Runs it made (still starting, or killed)
+        result = OfflineCapture(runs=[])
     result.stopped = stopped
     return result
 
@@ -240,19 +238,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary = summary_line(interpret)
     print(f"[ascend-ir-lab] {summary}", file=sys.stderr, flush=True)
     target = str(settings.get("target") or "Ascend910B3")
-    _own_tools_past(str(settings.get("wrapper", "")))
-    with (
-        virtual_npu(target),
-        intercept_launches(
-            target=target, interpret=interpret, runs_dir=folder, progress=_progress
-        ) as capture,
-    ):
-        code = _run_target(rest)
+    capture = None
+    try:  # Ctrl-C or `--timeout` (SIGINT) before the script runs or after it: still said
+        _own_tools_past(str(settings.get("wrapper", "")))
+        with (
+            virtual_npu(target),
+            intercept_launches(
+                target=target, interpret=interpret, runs_dir=folder, progress=_progress
+            ) as capture,
+        ):
+            code = _run_target(rest)
+    except KeyboardInterrupt:
+        code = 130
     result = {
-        "runs": [run.path.name for run in capture.runs],
-        "failures": failures(capture),
+        "runs": [run.path.name for run in capture.runs] if capture else [],
+        "failures": failures(capture) if capture else [],
         "returncode": code,
-        "launches": len(capture.launches),
+        "launches": len(capture.launches) if capture else 0,
         "summary": summary,
     }
     (folder / RESULT).write_text(json.dumps(result, indent=2) + "\n")

@@ -128,6 +128,8 @@ def index_part(
             _add_banner(out, data, start, body_start, header, stage, log_id, index - 1)
             _add_text(out, data, body_start, region_end, stage, log_id, index - 1)
             continue
+        if header.inline_body:  # the IR starts on the header line, after its stars
+            body_start = start + data[start:body_start].find(b"***", 4) + 3
         dump = _plain_dump(data, header, stage, log_id, index, start, body_start, region_end)
         if dump is None:
             dump = _dump(data, header, stage, log_id, index, start, body_start, region_end)
@@ -196,10 +198,13 @@ def _dump(
             scope or holds, family, log_id, start, body_start, body_end,
             text_start, truncated, holds,
         )  # fmt: skip
-    if family == "llvm-legacy" and body_language(data, body_start, region_end) == "mlir":
+    language = body_language(data, body_start, region_end)
+    if family == "llvm-legacy" and language == "mlir":
         family = "mlir"  # the oldest MLIR printed LLVM's `*** IR Dump ... ***` banner
         scope = scope.replace("function @", "func @", 1)
-    loop = family.startswith("llvm") and body_language(data, body_start, region_end) == "loop"
+    if language == "diff" and family.startswith("llvm"):
+        return _diff_dump(data, header, stage, log_id, index, start, body_start, region_end)
+    loop = family.startswith("llvm") and language == "loop"
     body_end, text_start, truncated = _split_region(data, body_start, region_end, family, loop)
     if loop:  # a loop printout holds the loop alone
         if not scope.startswith("loop"):  # legacy headers name no unit, older ones a block
@@ -207,6 +212,8 @@ def _dump(
         holds = scope
     elif scope.startswith("cgscc") and body_language(data, body_start, body_end) != "module":
         holds = scope  # the functions of one call-graph SCC
+    elif body_end == body_start:  # a printer that printed no IR (`Printing <null> Function`)
+        holds = NO_IR
     else:
         holds = _holds(data, body_start, body_end, header.scope, family)
         scope = _invalidated_unit(scope, holds, header.options)
@@ -214,6 +221,27 @@ def _dump(
         index, stage, header.pass_name, header.arg, header.options, header.phase,
         scope or holds, family, log_id, start, body_start, body_end,
         text_start, truncated, holds,
+    )  # fmt: skip
+
+
+# What a Dump holds when its header is followed by no IR at all: no state of any unit.
+NO_IR = "no IR"
+
+
+def _diff_dump(
+    data: bytes, header: Header, stage: str, log_id: int, index: int,
+    start: int, body_start: int, region_end: int,
+) -> Dump:  # fmt: skip
+    """LLVM's `-print-changed=diff` (and `cdiff`): the body is a diff against the unit's
+    state before the pass, not a state. It holds "diff of <unit>" (no state follows it
+    or precedes it) and says `diff` in its options."""
+    body_end, text_start, truncated = _split_region(data, body_start, region_end, "diff", True)
+    scope = header.scope or "module"
+    options = f"{header.options} diff".lstrip()
+    return Dump(
+        index, stage, header.pass_name, header.arg, options, header.phase, scope,
+        header.family, log_id, start, body_start, body_end, text_start, truncated,
+        f"diff of {scope}",
     )  # fmt: skip
 
 
@@ -232,7 +260,7 @@ def _split_region(
 ) -> tuple[int, int, bool]:
     """Fast path for a region whose last line closes IR (`}`, a trailing alias or metadata
     line) and only blank lines follow; else scan back line by line."""
-    ends = _ENDS_LLVM if family[0] == "l" else _ENDS_MLIR
+    ends = _ENDS_LLVM if family[0] == "l" else _ENDS_DIFF if family == "diff" else _ENDS_MLIR
     tail = data[max(body_start, region_end - 256) : region_end]
     stripped = tail.rstrip(b"\r\n")
     if len(stripped) < len(tail):
@@ -246,22 +274,42 @@ def _split_region(
         return found
     # Text that can never be IR (a traceback, a crash report) ends the IR wherever it starts,
     # even if IR-looking lines (indented frames, dotted exception names) follow it.
-    m = _HARD_STOP.search(data, body_start - 1, region_end)
-    cut = m.start() + 1 if m else region_end
+    cut = _hard_stop(data, body_start - 1, region_end)
     return ir_end(data, body_start, cut, family, open_end=loop)
+
+
+def _hard_stop(data: bytes, lo: int, hi: int) -> int:
+    """Where the first line that can never be IR starts in [lo, hi) (`lo` a newline or
+    one before the body), or `hi`."""
+    m = _HARD_STOP.search(data, lo, hi)
+    cut = m.start() + 1 if m else hi
+    # A diagnostic (`file.py:13:9: remark: ...`, `loc("k.mlir":1:1): error: ...`) echoes its
+    # source line and a caret, a Python warning (`k.py:7: UserWarning: ...`) its source
+    # line, indented as IR is: the diagnostic line ends the IR.
+    pos = lo
+    while (d := _DIAGNOSTIC.search(data, pos, cut)) is not None:
+        line = data.rfind(b"\n", lo, d.start()) + 1
+        if _DIAGNOSTIC_HEAD.fullmatch(data, line, d.start()):
+            return line
+        pos = d.end()
+    return cut
 
 
 # Column-0 lines that only the end of a Dump holds: the closing brace of the top-level op, a
 # location alias, the end of a resource blob; in LLVM metadata, attribute groups, machine IR.
 _ENDS_MLIR = (b"}", b"#loc", b"#-}")
 _ENDS_LLVM = (b"}", b"!", b"attributes #", b"# End machine code")
+_ENDS_DIFF = (b" ", b"-", b"+", b"\x1b[")  # a diff ends in any line of it
 
 
 # One search for all of them: the leading newline lets it skip from line to line in C.
 _HARD_STOP = re.compile(
     rb"\n(?:Traceback \(most recent call last\):|LLVM ERROR:|PLEASE submit a bug report"
-    rb"|Stack dump:|===----)"  # the last: an MLIR/LLVM timing report (-mlir-timing, -time-passes)
+    rb"|Stack dump:|===----"  # an MLIR/LLVM timing report (-mlir-timing, -time-passes)
+    rb'|\[\r?\n\{"(?:wall|user|name)": )'  # the same in JSON (--mlir-output-format=json)
 )
+_DIAGNOSTIC = re.compile(rb": (?:error|warning|remark|note|\w*Warning): ")
+_DIAGNOSTIC_HEAD = re.compile(rb"(?:loc\()?[^\s][^\n]*:\d+(?::\d+)?\)?")
 
 
 def _holds(data: bytes, body_start: int, body_end: int, scope: str, family: str) -> str:

@@ -68,13 +68,69 @@ def ir_end(
             continue
         if line[:1] in (b" ", b"\t") or pattern.match(line):
             truncated = not data[line_start:end].endswith(b"\n") or (
-                not diff
-                and ((line[:1] in (b" ", b"\t") and not open_end) or line.endswith(_OPENS))
+                not diff and ((line[:1] in (b" ", b"\t") and not open_end) or line.endswith(_OPENS))
             )
             return end, _blank_run_end(data, end, text_start), truncated
         text_start = line_start  # a message line: everything from here on is text
         end = line_start
     return body_start, _blank_run_end(data, body_start, text_start), False
+
+
+def split_region(
+    data: bytes, body_start: int, region_end: int, family: str, loop: bool = False
+) -> tuple[int, int, bool]:
+    """Fast path for a region whose last line closes IR (`}`, a trailing alias or metadata
+    line) and only blank lines follow; else scan back line by line."""
+    ends = ENDS_LLVM if family[0] == "l" else ENDS_DIFF if family == "diff" else ENDS_MLIR
+    tail = data[max(body_start, region_end - 256) : region_end]
+    stripped = tail.rstrip(b"\r\n")
+    if len(stripped) < len(tail):
+        nl = stripped.rfind(b"\n")
+        if nl >= 0 and stripped.startswith(ends, nl + 1):
+            return region_end - (len(tail) - len(stripped)) + 1, region_end, False
+    # Messages after the IR (a pass manager's log lines): what closes the IR before them?
+    found = ir_end(data, body_start, region_end, family, open_end=loop)
+    last = data[data.rfind(b"\n", body_start, max(found[0] - 1, body_start)) + 1 : found[0]]
+    if last.startswith(ends) and not found[2]:
+        return found
+    # Text that can never be IR (a traceback, a crash report) ends the IR wherever it starts,
+    # even if IR-looking lines (indented frames, dotted exception names) follow it.
+    cut = hard_stop(data, body_start - 1, region_end)
+    return ir_end(data, body_start, cut, family, open_end=loop)
+
+
+def hard_stop(data: bytes, lo: int, hi: int) -> int:
+    """Where the first line that can never be IR starts in [lo, hi) (`lo` a newline or
+    one before the body), or `hi`."""
+    m = _HARD_STOP.search(data, lo, hi)
+    cut = m.start() + 1 if m else hi
+    # A diagnostic (`file.py:13:9: remark: ...`, `loc("k.mlir":1:1): error: ...`) echoes its
+    # source line and a caret, a Python warning (`k.py:7: UserWarning: ...`) its source
+    # line, indented as IR is: the diagnostic line ends the IR.
+    pos = lo
+    while (d := _DIAGNOSTIC.search(data, pos, cut)) is not None:
+        line = data.rfind(b"\n", lo, d.start()) + 1
+        if _DIAGNOSTIC_HEAD.fullmatch(data, line, d.start()):
+            return line
+        pos = d.end()
+    return cut
+
+
+# Column-0 lines that only the end of a Dump holds: the closing brace of the top-level op, a
+# location alias, the end of a resource blob; in LLVM metadata, attribute groups, machine IR.
+ENDS_MLIR = (b"}", b"#loc", b"#-}")
+ENDS_LLVM = (b"}", b"!", b"attributes #", b"# End machine code")
+ENDS_DIFF = (b" ", b"-", b"+", b"\x1b[")  # a diff ends in any line of it
+
+
+# One search for all of them: the leading newline lets it skip from line to line in C.
+_HARD_STOP = re.compile(
+    rb"\n(?:Traceback \(most recent call last\):|LLVM ERROR:|PLEASE submit a bug report"
+    rb"|Stack dump:|===----"  # an MLIR/LLVM timing report (-mlir-timing, -time-passes)
+    rb'|\[\r?\n\{"(?:wall|user|name)": )'  # the same in JSON (--mlir-output-format=json)
+)
+_DIAGNOSTIC = re.compile(rb": (?:error|warning|remark|note|\w*Warning): ")
+_DIAGNOSTIC_HEAD = re.compile(rb"(?:loc\()?[^\s][^\n]*:\d+(?::\d+)?\)?")
 
 
 def _blank_run_end(data: bytes, start: int, limit: int) -> int:
@@ -136,7 +192,9 @@ _FIRST_LINE = re.compile(rb"\S[^\n]*")
 # How a diff body opens: its first line unchanged (a space, often alone: the blank line
 # before `entry:`), removed or added (not a `---` MIR document), coloured, or a function's
 # banner (a module or SCC diff). No LLVM IR body starts so.
-_DIFF_START = re.compile(rb"(?: \r?\n| [ \w%]|-(?!--)|\+|\x1b\[3[12]m|\r?\n?\*\*\* IR for function )")
+_DIFF_START = re.compile(
+    rb"(?: \r?\n| [ \w%]|-(?!--)|\+|\x1b\[3[12]m|\r?\n?\*\*\* IR for function )"
+)
 _LABEL = re.compile(rb"^[\w.$-]+:")
 
 

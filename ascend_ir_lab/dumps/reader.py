@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ascend_ir_lab.dumps.body import (
+    ENDS_MLIR,
     body_language,
+    hard_stop,
     infer_scope,
-    ir_end,
     loop_header,
     message_level,
+    split_region,
 )
 from ascend_ir_lab.dumps.headers import Header, parse_header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
@@ -158,7 +160,7 @@ def _plain_dump(
     tail = data[max(body_start, region_end - 256) : region_end]
     stripped = tail.rstrip(b"\r\n")
     nl = stripped.rfind(b"\n")
-    if len(stripped) == len(tail) or nl < 0 or not stripped.startswith(_ENDS_MLIR, nl + 1):
+    if len(stripped) == len(tail) or nl < 0 or not stripped.startswith(ENDS_MLIR, nl + 1):
         return None
     body_end = region_end - (len(tail) - len(stripped)) + 1
     scope = header.scope
@@ -191,7 +193,7 @@ def _dump(
     """The Dump a header opens: where its IR ends, what it holds, its language."""
     family, scope = header.family, header.scope
     if family[0] == "m" and not scope.startswith("cgscc"):  # MLIR: no LLVM unit to tell apart
-        body_end, text_start, truncated = _split_region(data, body_start, region_end, family)
+        body_end, text_start, truncated = split_region(data, body_start, region_end, family)
         holds = _holds(data, body_start, body_end, scope, family)
         return Dump(
             index, stage, header.pass_name, header.arg, header.options, header.phase,
@@ -205,7 +207,7 @@ def _dump(
     if language == "diff" and family.startswith("llvm"):
         return _diff_dump(data, header, stage, log_id, index, start, body_start, region_end)
     loop = family.startswith("llvm") and language == "loop"
-    body_end, text_start, truncated = _split_region(data, body_start, region_end, family, loop)
+    body_end, text_start, truncated = split_region(data, body_start, region_end, family, loop)
     if loop:  # a loop printout holds the loop alone
         if not scope.startswith("loop"):  # legacy headers name no unit, older ones a block
             scope = f"loop {loop_header(data, body_start, body_end) or scope.removeprefix('function @')}"
@@ -235,7 +237,9 @@ def _diff_dump(
     """LLVM's `-print-changed=diff` (and `cdiff`): the body is a diff against the unit's
     state before the pass, not a state. It holds "diff of <unit>" (no state follows it
     or precedes it) and says `diff` in its options."""
-    body_end, text_start, truncated = _split_region(data, body_start, region_end, "diff", True)
+    # Any line can end a diff, an indented one too: what can never be IR ends it first.
+    cut = hard_stop(data, body_start - 1, region_end)
+    body_end, text_start, truncated = split_region(data, body_start, cut, "diff", True)
     scope = header.scope or "module"
     options = f"{header.options} diff".lstrip()
     return Dump(
@@ -253,63 +257,6 @@ def _invalidated_unit(scope: str, holds: str, options: str) -> str:
     if not holds.startswith("function @") or holds == scope:
         return scope
     return f"loop %{scope.removeprefix('function @')} in {holds}"
-
-
-def _split_region(
-    data: bytes, body_start: int, region_end: int, family: str, loop: bool = False
-) -> tuple[int, int, bool]:
-    """Fast path for a region whose last line closes IR (`}`, a trailing alias or metadata
-    line) and only blank lines follow; else scan back line by line."""
-    ends = _ENDS_LLVM if family[0] == "l" else _ENDS_DIFF if family == "diff" else _ENDS_MLIR
-    tail = data[max(body_start, region_end - 256) : region_end]
-    stripped = tail.rstrip(b"\r\n")
-    if len(stripped) < len(tail):
-        nl = stripped.rfind(b"\n")
-        if nl >= 0 and stripped.startswith(ends, nl + 1):
-            return region_end - (len(tail) - len(stripped)) + 1, region_end, False
-    # Messages after the IR (a pass manager's log lines): what closes the IR before them?
-    found = ir_end(data, body_start, region_end, family, open_end=loop)
-    last = data[data.rfind(b"\n", body_start, max(found[0] - 1, body_start)) + 1 : found[0]]
-    if last.startswith(ends) and not found[2]:
-        return found
-    # Text that can never be IR (a traceback, a crash report) ends the IR wherever it starts,
-    # even if IR-looking lines (indented frames, dotted exception names) follow it.
-    cut = _hard_stop(data, body_start - 1, region_end)
-    return ir_end(data, body_start, cut, family, open_end=loop)
-
-
-def _hard_stop(data: bytes, lo: int, hi: int) -> int:
-    """Where the first line that can never be IR starts in [lo, hi) (`lo` a newline or
-    one before the body), or `hi`."""
-    m = _HARD_STOP.search(data, lo, hi)
-    cut = m.start() + 1 if m else hi
-    # A diagnostic (`file.py:13:9: remark: ...`, `loc("k.mlir":1:1): error: ...`) echoes its
-    # source line and a caret, a Python warning (`k.py:7: UserWarning: ...`) its source
-    # line, indented as IR is: the diagnostic line ends the IR.
-    pos = lo
-    while (d := _DIAGNOSTIC.search(data, pos, cut)) is not None:
-        line = data.rfind(b"\n", lo, d.start()) + 1
-        if _DIAGNOSTIC_HEAD.fullmatch(data, line, d.start()):
-            return line
-        pos = d.end()
-    return cut
-
-
-# Column-0 lines that only the end of a Dump holds: the closing brace of the top-level op, a
-# location alias, the end of a resource blob; in LLVM metadata, attribute groups, machine IR.
-_ENDS_MLIR = (b"}", b"#loc", b"#-}")
-_ENDS_LLVM = (b"}", b"!", b"attributes #", b"# End machine code")
-_ENDS_DIFF = (b" ", b"-", b"+", b"\x1b[")  # a diff ends in any line of it
-
-
-# One search for all of them: the leading newline lets it skip from line to line in C.
-_HARD_STOP = re.compile(
-    rb"\n(?:Traceback \(most recent call last\):|LLVM ERROR:|PLEASE submit a bug report"
-    rb"|Stack dump:|===----"  # an MLIR/LLVM timing report (-mlir-timing, -time-passes)
-    rb'|\[\r?\n\{"(?:wall|user|name)": )'  # the same in JSON (--mlir-output-format=json)
-)
-_DIAGNOSTIC = re.compile(rb": (?:error|warning|remark|note|\w*Warning): ")
-_DIAGNOSTIC_HEAD = re.compile(rb"(?:loc\()?[^\s][^\n]*:\d+(?::\d+)?\)?")
 
 
 def _holds(data: bytes, body_start: int, body_end: int, scope: str, family: str) -> str:

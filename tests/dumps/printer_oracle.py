@@ -21,7 +21,12 @@ from pathlib import Path
 from ascend_ir_lab.dumps import Timeline
 
 _LLVM_HEADER = re.compile(rb"^(?:; |# )?\*\*\* IR (Dump|Pass|Deleted) [^\n]*?\*\*\*(?P<rest>.*)$")
-_NO_IR = (b" omitted because no change ***", b" filtered out ***", b" ignored ***", b" invalidated ***")
+_NO_IR = (
+    b" omitted because no change ***",
+    b" filtered out ***",
+    b" ignored ***",
+    b" invalidated ***",
+)
 MESSAGES = re.compile(
     rb"^(?:Running |Invalidating |Clearing |Skipping |Starting |Finished |BISECT: |\[\d{4}-\d\d-\d\d "
     rb"|Printing <null> Function)"
@@ -76,7 +81,9 @@ _MLIR_HEADER = re.compile(rb"^// -----// [^\n]*IR Dump[^\n]*$", re.M)
 def split_mlir(data: bytes) -> tuple[list[bytes], list[bytes]]:
     """(bodies, messages) of an MLIR printer's log."""
     heads = list(_MLIR_HEADER.finditer(data))
-    messages = [ln for ln in data[: heads[0].start() if heads else len(data)].splitlines() if ln.strip()]
+    messages = [
+        ln for ln in data[: heads[0].start() if heads else len(data)].splitlines() if ln.strip()
+    ]
     bodies = []
     for k, m in enumerate(heads):
         end = heads[k + 1].start() if k + 1 < len(heads) else len(data)
@@ -95,7 +102,7 @@ def misreads(tl: Timeline, bodies: list[bytes], messages: list[bytes]) -> list[s
     out = []
     if len(tl.dumps) != len(bodies):
         out.append(f"{len(tl.dumps)} dumps read, {len(bodies)} printed")
-    for d, body in zip(tl.dumps, bodies):
+    for d, body in zip(tl.dumps, bodies, strict=False):
         if tl.raw(d).rstrip() != body.rstrip():
             out.append(f"dump {d.index} ({d.pass_name}): its text is not the body printed")
         if d.truncated:

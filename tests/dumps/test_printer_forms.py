@@ -30,7 +30,9 @@ MACHINE_DIFF = (
     b"-# Machine code for function foo: IsSSA, TracksLiveness\n"
     b"+# Machine code for function foo: IsSSA, TracksLiveness, Legalized\n Function Live Ins: $w0\n"
 )
-SYM_LATE = b'"func.func"() <{arg_attrs = [' + b", ".join([b"{hacc.arg_type = #hacc.arg_type<workspace>}"] * 16)
+SYM_LATE = b'"func.func"() <{arg_attrs = [' + b", ".join(
+    [b"{hacc.arg_type = #hacc.arg_type<workspace>}"] * 16
+)
 SYM_LATE += b'], function_type = () -> (), sym_name = "vadd"}> ({\n  "func.return"() : () -> ()\n}) : () -> ()\n'
 JSON_TIMING = (
     b'[\n{"wall": {"duration":   0.0014, "percentage":   1.3}, "name": "Parser", "passes": [\n{}]},\n'
@@ -54,6 +56,13 @@ PY_WARNING = (
     b"/home/u/venv/lib/python3.11/site-packages/triton/backends/nvidia/compiler.py:351: "
     b"UserWarning: fp_fusion default changed\n  warn_once(FP_FUSION_DEFAULT_WARNING)\n"
 )
+
+
+def _levels(text: bytes, *levels: str) -> list[tuple[str, str]]:
+    """The non-blank lines of `text` as Messages of these levels."""
+    lines = [ln.decode() for ln in text.splitlines() if ln.strip()]
+    return list(zip(levels, lines, strict=True))
+
 
 # (name, language of the ordinary dumps, the form, the middle Dumps as
 #  (pass_name, arg, phase, scope, holds, options, text), the middle's Messages as (level, text))
@@ -84,9 +93,9 @@ FORMS = [
     ("mlir json timing report", "mlir", JSON_TIMING, [],
      [("text", line.decode()) for line in JSON_TIMING.splitlines() if line.strip()]),
     ("mlir remark with source line and caret", "mlir", REMARK, [],
-     [(lv, line.decode()) for lv, line in zip(("note", "text", "text", "note"), REMARK.split(b"\n\n")[0].splitlines() + REMARK.split(b"\n\n")[1].splitlines())]),
+     _levels(REMARK, "note", "text", "text", "note")),
     ("mlir verifier error with caret", "mlir", VERIFY_ERROR, [],
-     [(lv, line.decode()) for lv, line in zip(("error", "text", "text", "note"), VERIFY_ERROR.splitlines())]),
+     _levels(VERIFY_ERROR, "error", "text", "text", "note")),
     ("python warning with its source line", "mlir", PY_WARNING, [],
      [("warning", PY_WARNING.splitlines()[0].decode()), ("text", "  warn_once(FP_FUSION_DEFAULT_WARNING)")]),
     ("bishengir note", "mlir",

@@ -87,7 +87,7 @@ def split_region(
     if len(stripped) < len(tail):
         nl = stripped.rfind(b"\n")
         if nl >= 0 and stripped.startswith(ends, nl + 1):
-            return region_end - (len(tail) - len(stripped)) + 1, region_end, False
+            return line_end(data, region_end - (len(tail) - len(stripped))), region_end, False
     # Messages after the IR (a pass manager's log lines): what closes the IR before them?
     found = ir_end(data, body_start, region_end, family, open_end=loop)
     last = data[data.rfind(b"\n", body_start, max(found[0] - 1, body_start)) + 1 : found[0]]
@@ -97,6 +97,11 @@ def split_region(
     # even if IR-looking lines (indented frames, dotted exception names) follow it.
     cut = hard_stop(data, body_start - 1, region_end)
     return ir_end(data, body_start, cut, family, open_end=loop)
+
+
+def line_end(data: bytes, pos: int) -> int:
+    """One past the line terminator at `pos` (`\n`, or `\r\n` in a log written on Windows)."""
+    return pos + 2 if data[pos : pos + 2] == b"\r\n" else pos + 1
 
 
 def hard_stop(data: bytes, lo: int, hi: int) -> int:

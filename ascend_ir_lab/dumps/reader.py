@@ -16,6 +16,7 @@ from ascend_ir_lab.dumps.body import (
     body_language,
     hard_stop,
     infer_scope,
+    line_end,
     loop_header,
     message_level,
     split_region,
@@ -162,7 +163,7 @@ def _plain_dump(
     nl = stripped.rfind(b"\n")
     if len(stripped) == len(tail) or nl < 0 or not stripped.startswith(ENDS_MLIR, nl + 1):
         return None
-    body_end = region_end - (len(tail) - len(stripped)) + 1
+    body_end = line_end(data, region_end - (len(tail) - len(stripped)))
     scope = header.scope
     if scope == "builtin.module" or data[body_start : body_start + 7] == b"module ":
         holds = "builtin.module"

@@ -134,3 +134,19 @@ def test_diff_dumps_are_changes_and_a_dump_without_ir_says_unknown() -> None:
     log = LLVM_A + FORMS[0][2] + FORMS[0][2] + FORMS[6][2] + LLVM_B
     tl = _read(log)
     assert tl.change_states() == ["changed", "changed", "changed", "unknown", "unchanged"]
+
+
+@pytest.mark.parametrize(
+    ("name", "lang", "form", "dumps", "messages"), FORMS, ids=[f[0] for f in FORMS]
+)
+def test_each_form_written_with_windows_line_ends(
+    name: str, lang: str, form: bytes, dumps: list[tuple], messages: list[tuple[str, str]]
+) -> None:
+    a, b = (MLIR_A, MLIR_B) if lang == "mlir" else (LLVM_A, LLVM_B)
+    tl = _read((a + form + b).replace(b"\n", b"\r\n"))
+    first, *middle, last = tl.dumps
+    assert tl.raw(first) == a[a.index(b"\n") + 1 :].rstrip(b"\n").replace(b"\n", b"\r\n") + b"\r\n"
+    got = [(d.pass_name, d.arg, d.phase, d.scope, d.holds, d.options, tl.raw(d)) for d in middle]
+    assert got == [(*d[:6], d[6].replace(b"\n", b"\r\n")) for d in dumps]
+    assert not any(d.truncated for d in tl.dumps)
+    assert [(m.level, m.text) for m in tl.messages] == messages

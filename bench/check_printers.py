@@ -42,6 +42,9 @@ TRITON_MODES = {
     "LLVM_IR_ENABLE_DUMP=1 TRITON_ENABLE_LLVM_DEBUG=1 TRITON_LLVM_DEBUG_ONLY=...": {
         "LLVM_IR_ENABLE_DUMP": "1", "TRITON_ENABLE_LLVM_DEBUG": "1",
         "TRITON_LLVM_DEBUG_ONLY": "tritongpu-coalesce,isel"},
+    "MLIR_ENABLE_DUMP=1 TRITON_LLVM_DEBUG_ONLY=dialect-conversion,greedy-rewriter": {
+        "MLIR_ENABLE_DUMP": "1", "TRITON_ENABLE_LLVM_DEBUG": "1",
+        "TRITON_LLVM_DEBUG_ONLY": "dialect-conversion,greedy-rewriter"},
 }  # fmt: skip
 
 

@@ -87,6 +87,11 @@ FORMS = [
      b"*** IR Dump After Function Integration/Inlining (inline) ***\nPrinting <null> Function\n",
      [("Function Integration/Inlining", "inline", "after", "no IR", "no IR", "", b"")],
      [("text", "Printing <null> Function")]),
+    ("loop pass printing its function (-print-loop-func-scope)", "llvm",
+     b"; *** IR Dump After LICMPass on loop %loop in function sum ***\n"
+     b"define i32 @sum(i32 %n) {\nentry:\n  br label %loop\n\nloop:\n  br label %loop\n}\n",
+     [("LICMPass", "LICMPass", "after", "loop %loop in function @sum", "function @sum", "",
+       b"define i32 @sum(i32 %n) {\nentry:\n  br label %loop\n\nloop:\n  br label %loop\n}\n")], []),
     ("mlir generic op, symbol late on a long line", "mlir",
      b"// -----// IR Dump After CSE (cse) //----- //\n" + SYM_LATE + b"\n\n",
      [("CSE", "cse", "after", "func.func @vadd", "func.func @vadd", "", SYM_LATE)], []),

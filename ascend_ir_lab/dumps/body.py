@@ -17,11 +17,14 @@ _LLVM_LINE = re.compile(
     rb"[A-Z][\w ]*(?:Ins|Objects|Constants|Tables?):|---|\.\.\.|name:|body:|[\w.$-]+:(?:\s+;|\s*$))"
 )
 _OPENS = (b"{", b"(", b",", b"[")
+# A line of LLVM's `-print-changed=diff` (`cdiff`: colour escapes around it): unchanged,
+# removed or added, or the banner that names a function of a module or SCC.
+_DIFF_LINE = re.compile(rb"^(?:[-+ ]|\x1b\[|\*\*\* IR for function )")
 
 _LEVELS = (
     (re.compile(rb"\berror\b|\[ERROR\]|^Traceback|^LLVM ERROR|Error:", re.I), "error"),
-    (re.compile(rb"\bwarning\b|\[WARN(?:ING)?\]", re.I), "warning"),
-    (re.compile(rb"\bnote\b|\bremark\b"), "note"),
+    (re.compile(rb"\bwarning\b|\[WARN(?:ING)?\]|\w+Warning: ", re.I), "warning"),
+    (re.compile(rb"\bnote\b|\bremark\b|\[NOTE\]"), "note"),
     (re.compile(rb"\[INFO\]|^INFO\b"), "info"),
 )
 
@@ -35,6 +38,8 @@ _GENERIC_OP = re.compile(rb'^"(?P<op>[a-z_][\w$]*(?:\.[\w$]+)*)"\(')
 _GENERIC_SYM = re.compile(
     rb'^"(?P<op>[a-z_][\w$]*(?:\.[\w$]+)*)"\([^\n]*?[<{ ,]sym_name = "(?P<sym>[^"\n]*)"'
 )
+_GENERIC_OP_AT = re.compile(_GENERIC_OP.pattern[1:])  # matched at an offset: no `^`
+_SYM_NAME = re.compile(rb'[<{ ,]sym_name = "(?P<sym>[^"\n]*)"')
 _LLVM_DEFINE = re.compile(rb"^define\b[^@\n]*@(?P<sym>\"[^\"]*\"|[\w$.-]+)")
 _MACHINE_FN = re.compile(rb"^# Machine code for function (?P<sym>[^:\s]+):")
 
@@ -48,9 +53,11 @@ def ir_end(
     after it run to text_start, and [text_start, region_end) holds messages (possibly none).
     A Dump is truncated when its last IR line is not a line IR can end with; with
     `open_end` (an LLVM loop printout, which ends in its exit block's last instruction)
-    an indented last line is a complete one.
+    an indented last line is a complete one. For family "diff" (a `-print-changed=diff`
+    body) any diff line ends it.
     """
-    pattern = _LLVM_LINE if family.startswith("llvm") else _MLIR_LINE
+    diff = family == "diff"
+    pattern = _DIFF_LINE if diff else _LLVM_LINE if family.startswith("llvm") else _MLIR_LINE
     end = region_end
     text_start = region_end
     while end > body_start:
@@ -60,15 +67,75 @@ def ir_end(
             end = line_start
             continue
         if line[:1] in (b" ", b"\t") or pattern.match(line):
-            truncated = (
-                (line[:1] in (b" ", b"\t") and not open_end)
-                or line.endswith(_OPENS)
-                or not data[line_start:end].endswith(b"\n")
+            truncated = not data[line_start:end].endswith(b"\n") or (
+                not diff and ((line[:1] in (b" ", b"\t") and not open_end) or line.endswith(_OPENS))
             )
             return end, _blank_run_end(data, end, text_start), truncated
         text_start = line_start  # a message line: everything from here on is text
         end = line_start
     return body_start, _blank_run_end(data, body_start, text_start), False
+
+
+def split_region(
+    data: bytes, body_start: int, region_end: int, family: str, loop: bool = False
+) -> tuple[int, int, bool]:
+    """Fast path for a region whose last line closes IR (`}`, a trailing alias or metadata
+    line) and only blank lines follow; else scan back line by line."""
+    ends = ENDS_LLVM if family[0] == "l" else ENDS_DIFF if family == "diff" else ENDS_MLIR
+    tail = data[max(body_start, region_end - 256) : region_end]
+    stripped = tail.rstrip(b"\r\n")
+    if len(stripped) < len(tail):
+        nl = stripped.rfind(b"\n")
+        if nl >= 0 and stripped.startswith(ends, nl + 1):
+            return line_end(data, region_end - (len(tail) - len(stripped))), region_end, False
+    # Messages after the IR (a pass manager's log lines): what closes the IR before them?
+    found = ir_end(data, body_start, region_end, family, open_end=loop)
+    last = data[data.rfind(b"\n", body_start, max(found[0] - 1, body_start)) + 1 : found[0]]
+    if last.startswith(ends) and not found[2]:
+        return found
+    # Text that can never be IR (a traceback, a crash report) ends the IR wherever it starts,
+    # even if IR-looking lines (indented frames, dotted exception names) follow it.
+    cut = hard_stop(data, body_start - 1, region_end)
+    return ir_end(data, body_start, cut, family, open_end=loop)
+
+
+def line_end(data: bytes, pos: int) -> int:
+    """One past the line terminator at `pos` (`\n`, or `\r\n` in a log written on Windows)."""
+    return pos + 2 if data[pos : pos + 2] == b"\r\n" else pos + 1
+
+
+def hard_stop(data: bytes, lo: int, hi: int) -> int:
+    """Where the first line that can never be IR starts in [lo, hi) (`lo` a newline or
+    one before the body), or `hi`."""
+    m = _HARD_STOP.search(data, lo, hi)
+    cut = m.start() + 1 if m else hi
+    # A diagnostic (`file.py:13:9: remark: ...`, `loc("k.mlir":1:1): error: ...`) echoes its
+    # source line and a caret, a Python warning (`k.py:7: UserWarning: ...`) its source
+    # line, indented as IR is: the diagnostic line ends the IR.
+    pos = lo
+    while (d := _DIAGNOSTIC.search(data, pos, cut)) is not None:
+        line = data.rfind(b"\n", lo, d.start()) + 1
+        if _DIAGNOSTIC_HEAD.fullmatch(data, line, d.start()):
+            return line
+        pos = d.end()
+    return cut
+
+
+# Column-0 lines that only the end of a Dump holds: the closing brace of the top-level op, a
+# location alias, the end of a resource blob; in LLVM metadata, attribute groups, machine IR.
+ENDS_MLIR = (b"}", b"#loc", b"#-}")
+ENDS_LLVM = (b"}", b"!", b"attributes #", b"# End machine code")
+ENDS_DIFF = (b" ", b"-", b"+", b"\x1b[")  # a diff ends in any line of it
+
+
+# One search for all of them: the leading newline lets it skip from line to line in C.
+_HARD_STOP = re.compile(
+    rb"\n(?:Traceback \(most recent call last\):|LLVM ERROR:|PLEASE submit a bug report"
+    rb"|Stack dump:|===----"  # an MLIR/LLVM timing report (-mlir-timing, -time-passes)
+    rb'|\[\r?\n\{"(?:wall|user|name)": )'  # the same in JSON (--mlir-output-format=json)
+)
+_DIAGNOSTIC = re.compile(rb": (?:error|warning|remark|note|\w*Warning): ")
+_DIAGNOSTIC_HEAD = re.compile(rb"(?:loc\()?[^\s][^\n]*:\d+(?::\d+)?\)?")
 
 
 def _blank_run_end(data: bytes, start: int, limit: int) -> int:
@@ -99,7 +166,22 @@ def infer_scope(data: bytes, body_start: int, body_end: int, family: str) -> str
     line = data[start : nl if nl >= 0 else stop]
     if llvm:
         return _llvm_scope(line) or "module"
+    if nl < 0 and line[:1] == b'"':  # a generic op whose properties run on past the look
+        return _generic_scope(data, start, body_end)
     return _mlir_scope(line)
+
+
+def _generic_scope(data: bytes, start: int, body_end: int) -> str:
+    """The scope of a generic op's first line, however long (`"func.func"() <{arg_attrs =
+    [...], function_type = ..., sym_name = "f"}> ({`): the properties sort `sym_name` late."""
+    eol = data.find(b"\n", start, body_end)
+    eol = body_end if eol < 0 else eol
+    m = _GENERIC_OP_AT.match(data, start, eol)
+    if m is None:
+        return _read_mlir_scope(data[start : start + 512])
+    sym = _SYM_NAME.search(data, m.end(), eol)
+    op = m["op"].decode()
+    return f"{op} @{sym['sym'].decode(errors='replace')}" if sym else op
 
 
 # The first line of an MLIR body that is an op (attribute and type aliases precede it);
@@ -112,6 +194,12 @@ _LLVM_UNIT_LATER = re.compile(
     rb"\n(?:; ModuleID|source_filename|define\b|# Machine code for function )"
 )
 _FIRST_LINE = re.compile(rb"\S[^\n]*")
+# How a diff body opens: its first line unchanged (a space, often alone: the blank line
+# before `entry:`), removed or added (not a `---` MIR document), coloured, or a function's
+# banner (a module or SCC diff). No LLVM IR body starts so.
+_DIFF_START = re.compile(
+    rb"(?: \r?\n| [ \w%]|-(?!--)|\+|\x1b\[3[12]m|\r?\n?\*\*\* IR for function )"
+)
 _LABEL = re.compile(rb"^[\w.$-]+:")
 
 
@@ -126,7 +214,9 @@ def loop_header(data: bytes, body_start: int, body_end: int) -> str:
 
 def body_language(data: bytes, body_start: int, body_end: int) -> str:
     """What a body's first line says it is: "mlir", "loop" (an LLVM loop printout),
-    "module" (a whole LLVM module) or "llvm"."""
+    "module" (a whole LLVM module), "diff" (LLVM's `-print-changed=diff`) or "llvm"."""
+    if _DIFF_START.match(data, body_start, min(body_end, body_start + 64)):
+        return "diff"
     m = _FIRST_LINE.search(data, body_start, min(body_end, body_start + 4096))
     if m is None:
         return "llvm"
@@ -180,10 +270,15 @@ def message_level(line: bytes) -> str:
     """Classify a message line: error, warning, note, info or plain text."""
     level = _LEVEL_OF.get(line)
     if level is None:
-        level = next((lv for pattern, lv in _LEVELS if pattern.search(line)), "text")
+        diag = _DIAGNOSTIC_LEVEL.match(line)  # `file:1:2: remark: Warning: ...` is a remark
+        if diag is not None:
+            level = "note" if diag[1] == b"remark" else diag[1].decode()
+        else:
+            level = next((lv for pattern, lv in _LEVELS if pattern.search(line)), "text")
         if len(_LEVEL_OF) < 4096:
             _LEVEL_OF[line] = level
     return level
 
 
+_DIAGNOSTIC_LEVEL = re.compile(rb"(?:loc\()?\S[^\n]*?:\d+:\d+\)?: (error|warning|remark|note): ")
 _LEVEL_OF: dict[bytes, str] = {}  # a pass manager's messages repeat: classify each once

@@ -29,6 +29,10 @@ class Header:
     # Non-empty for a line without IR: "unchanged" (omitted because no change), "filtered",
     # "ignored", "invalidated" or "deleted".
     banner: str = ""
+    # The legacy pass managers' CGSCC printer writes the IR straight after the closing
+    # stars, on the header line (`*** IR Dump After Inliner (inline) ***define i32 @f(...`):
+    # the body starts there, not on the next line.
+    inline_body: bool = False
 
 
 _MLIR_PREFIX = "// -----// IR Dump "
@@ -149,7 +153,9 @@ def _parse_stars(core: str, family: str) -> Header | None:
         end = rest.find("***")  # "At Start: ***" has no space before the stars
         if end < 0:
             return None
-    body, trailer = rest[:end].strip(), rest[end:].lstrip(" *:").strip()
+    body, after = rest[:end].strip(), rest[end:].lstrip(" ").removeprefix("***")
+    trailer = after.lstrip(" *:").strip()
+    inline = bool(trailer) and after.startswith(trailer) and not trailer.startswith("(")
     phase, _, body = body.partition(" ")
     if phase == "At" and body.startswith("Start"):
         return Header(family, "start", "At Start", "", "", "module")
@@ -164,9 +170,9 @@ def _parse_stars(core: str, family: str) -> Header | None:
     if body.endswith(" (invalidated)"):
         body, options = body[: -len(" (invalidated)")], "invalidated"
     name, arg, unit = _llvm_pass(body, family)
-    scope = _unit_scope(unit) if unit else _trailer_scope(trailer)
+    scope = _unit_scope(unit) if unit else "" if inline else _trailer_scope(trailer)
     phase = "after" if phase == "At" else phase.lower()  # -print-at-pass-number prints after
-    return Header(family, phase, name, arg, options, scope, banner)
+    return Header(family, phase, name, arg, options, scope, banner, inline and not banner)
 
 
 def _parse_pass_banner(core: str, family: str) -> Header | None:

@@ -12,11 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ascend_ir_lab.dumps.body import (
+    ENDS_MLIR,
     body_language,
+    hard_stop,
     infer_scope,
-    ir_end,
+    line_end,
     loop_header,
     message_level,
+    split_region,
 )
 from ascend_ir_lab.dumps.headers import Header, parse_header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
@@ -128,6 +131,8 @@ def index_part(
             _add_banner(out, data, start, body_start, header, stage, log_id, index - 1)
             _add_text(out, data, body_start, region_end, stage, log_id, index - 1)
             continue
+        if header.inline_body:  # the IR starts on the header line, after its stars
+            body_start = start + data[start:body_start].find(b"***", 4) + 3
         dump = _plain_dump(data, header, stage, log_id, index, start, body_start, region_end)
         if dump is None:
             dump = _dump(data, header, stage, log_id, index, start, body_start, region_end)
@@ -156,9 +161,9 @@ def _plain_dump(
     tail = data[max(body_start, region_end - 256) : region_end]
     stripped = tail.rstrip(b"\r\n")
     nl = stripped.rfind(b"\n")
-    if len(stripped) == len(tail) or nl < 0 or not stripped.startswith(_ENDS_MLIR, nl + 1):
+    if len(stripped) == len(tail) or nl < 0 or not stripped.startswith(ENDS_MLIR, nl + 1):
         return None
-    body_end = region_end - (len(tail) - len(stripped)) + 1
+    body_end = line_end(data, region_end - (len(tail) - len(stripped)))
     scope = header.scope
     if scope == "builtin.module" or data[body_start : body_start + 7] == b"module ":
         holds = "builtin.module"
@@ -189,24 +194,29 @@ def _dump(
     """The Dump a header opens: where its IR ends, what it holds, its language."""
     family, scope = header.family, header.scope
     if family[0] == "m" and not scope.startswith("cgscc"):  # MLIR: no LLVM unit to tell apart
-        body_end, text_start, truncated = _split_region(data, body_start, region_end, family)
+        body_end, text_start, truncated = split_region(data, body_start, region_end, family)
         holds = _holds(data, body_start, body_end, scope, family)
         return Dump(
             index, stage, header.pass_name, header.arg, header.options, header.phase,
             scope or holds, family, log_id, start, body_start, body_end,
             text_start, truncated, holds,
         )  # fmt: skip
-    if family == "llvm-legacy" and body_language(data, body_start, region_end) == "mlir":
+    language = body_language(data, body_start, region_end)
+    if family == "llvm-legacy" and language == "mlir":
         family = "mlir"  # the oldest MLIR printed LLVM's `*** IR Dump ... ***` banner
         scope = scope.replace("function @", "func @", 1)
-    loop = family.startswith("llvm") and body_language(data, body_start, region_end) == "loop"
-    body_end, text_start, truncated = _split_region(data, body_start, region_end, family, loop)
+    if language == "diff" and family.startswith("llvm"):
+        return _diff_dump(data, header, stage, log_id, index, start, body_start, region_end)
+    loop = family.startswith("llvm") and language == "loop"
+    body_end, text_start, truncated = split_region(data, body_start, region_end, family, loop)
     if loop:  # a loop printout holds the loop alone
         if not scope.startswith("loop"):  # legacy headers name no unit, older ones a block
             scope = f"loop {loop_header(data, body_start, body_end) or scope.removeprefix('function @')}"
         holds = scope
     elif scope.startswith("cgscc") and body_language(data, body_start, body_end) != "module":
         holds = scope  # the functions of one call-graph SCC
+    elif body_end == body_start:  # a printer that printed no IR (`Printing <null> Function`)
+        holds = NO_IR
     else:
         holds = _holds(data, body_start, body_end, header.scope, family)
         scope = _invalidated_unit(scope, holds, header.options)
@@ -214,6 +224,29 @@ def _dump(
         index, stage, header.pass_name, header.arg, header.options, header.phase,
         scope or holds, family, log_id, start, body_start, body_end,
         text_start, truncated, holds,
+    )  # fmt: skip
+
+
+# What a Dump holds when its header is followed by no IR at all: no state of any unit.
+NO_IR = "no IR"
+
+
+def _diff_dump(
+    data: bytes, header: Header, stage: str, log_id: int, index: int,
+    start: int, body_start: int, region_end: int,
+) -> Dump:  # fmt: skip
+    """LLVM's `-print-changed=diff` (and `cdiff`): the body is a diff against the unit's
+    state before the pass, not a state. It holds "diff of <unit>" (no state follows it
+    or precedes it) and says `diff` in its options."""
+    # Any line can end a diff, an indented one too: what can never be IR ends it first.
+    cut = hard_stop(data, body_start - 1, region_end)
+    body_end, text_start, truncated = split_region(data, body_start, cut, "diff", True)
+    scope = header.scope or "module"
+    options = f"{header.options} diff".lstrip()
+    return Dump(
+        index, stage, header.pass_name, header.arg, options, header.phase, scope,
+        header.family, log_id, start, body_start, body_end, text_start, truncated,
+        f"diff of {scope}",
     )  # fmt: skip
 
 
@@ -225,43 +258,6 @@ def _invalidated_unit(scope: str, holds: str, options: str) -> str:
     if not holds.startswith("function @") or holds == scope:
         return scope
     return f"loop %{scope.removeprefix('function @')} in {holds}"
-
-
-def _split_region(
-    data: bytes, body_start: int, region_end: int, family: str, loop: bool = False
-) -> tuple[int, int, bool]:
-    """Fast path for a region whose last line closes IR (`}`, a trailing alias or metadata
-    line) and only blank lines follow; else scan back line by line."""
-    ends = _ENDS_LLVM if family[0] == "l" else _ENDS_MLIR
-    tail = data[max(body_start, region_end - 256) : region_end]
-    stripped = tail.rstrip(b"\r\n")
-    if len(stripped) < len(tail):
-        nl = stripped.rfind(b"\n")
-        if nl >= 0 and stripped.startswith(ends, nl + 1):
-            return region_end - (len(tail) - len(stripped)) + 1, region_end, False
-    # Messages after the IR (a pass manager's log lines): what closes the IR before them?
-    found = ir_end(data, body_start, region_end, family, open_end=loop)
-    last = data[data.rfind(b"\n", body_start, max(found[0] - 1, body_start)) + 1 : found[0]]
-    if last.startswith(ends) and not found[2]:
-        return found
-    # Text that can never be IR (a traceback, a crash report) ends the IR wherever it starts,
-    # even if IR-looking lines (indented frames, dotted exception names) follow it.
-    m = _HARD_STOP.search(data, body_start - 1, region_end)
-    cut = m.start() + 1 if m else region_end
-    return ir_end(data, body_start, cut, family, open_end=loop)
-
-
-# Column-0 lines that only the end of a Dump holds: the closing brace of the top-level op, a
-# location alias, the end of a resource blob; in LLVM metadata, attribute groups, machine IR.
-_ENDS_MLIR = (b"}", b"#loc", b"#-}")
-_ENDS_LLVM = (b"}", b"!", b"attributes #", b"# End machine code")
-
-
-# One search for all of them: the leading newline lets it skip from line to line in C.
-_HARD_STOP = re.compile(
-    rb"\n(?:Traceback \(most recent call last\):|LLVM ERROR:|PLEASE submit a bug report"
-    rb"|Stack dump:|===----)"  # the last: an MLIR/LLVM timing report (-mlir-timing, -time-passes)
-)
 
 
 def _holds(data: bytes, body_start: int, body_end: int, scope: str, family: str) -> str:

@@ -230,6 +230,12 @@ class Timeline:
                 if d.phase == "start":
                     states.append("unknown")
                     continue
+                if d.holds.startswith("diff of "):  # `-print-changed=diff` prints changes only
+                    states.append("changed")
+                    continue
+                if d.holds == "no IR":  # a header with no IR after it shows no state
+                    states.append("unknown")
+                    continue
                 other = nxt[d.index] if d.phase == "before" else prev[d.index]
                 if other < 0:
                     states.append("unknown" if d.phase == "before" else "changed")

@@ -116,7 +116,52 @@ def banner(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
     return line, ("llvm-legacy", "after", pid, pid, "", scope, kind)
 
 
-HEADERS = st.one_of(mlir_new(), mlir_old(), llvm_new(), llvm_legacy(), banner())
+@st.composite
+def mlir_internal(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
+    """`// -----// Owner internal IR Dump After: What` (a pass's own intermediate dumps)."""
+    owner, what, phase = draw(IDENT), draw(IDENT), draw(PHASE)
+    colon = draw(st.sampled_from([":", ""]))
+    line = f"// -----// {owner} internal IR Dump {phase}{colon} {what}"
+    return line, ("mlir-internal", phase.lower(), f"{owner}: {what}", owner, "", "")
+
+
+@st.composite
+def at_start(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
+    """`*** IR Dump At Start ***` (`-print-changed`'s initial IR; older: `At Start: ***`)."""
+    semi, colon = draw(st.booleans()), draw(st.sampled_from(["", ":"]))
+    line = f"{'; ' if semi else ''}*** IR Dump At Start{colon} ***"
+    return line, ("llvm" if semi else "llvm-legacy", "start", "At Start", "", "", "module")
+
+
+@st.composite
+def llvm_machine(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
+    """Machine passes: `# *** IR Dump After Long Name (arg) ***:` (-print-after-all) and
+    `*** IR Dump After Long Name (arg) on f ***` (-print-changed)."""
+    words = draw(st.lists(st.from_regex(r"\A[A-Z][a-z]{0,8}\Z"), min_size=1, max_size=4))
+    name, arg, phase, fn = " ".join(words), draw(ARG), draw(PHASE), draw(st.one_of(st.none(), FN))
+    if fn is None:
+        return f"# *** IR Dump {phase} {name} ({arg}) ***:", (
+            "llvm-legacy",
+            phase.lower(),
+            name,
+            arg,
+            "",
+            "",
+        )
+    line = f"*** IR Dump {phase} {name} ({arg}) on {fn} ***"
+    return line, ("llvm-legacy", phase.lower(), name, arg, "", f"function @{fn}")
+
+
+HEADERS = st.one_of(
+    mlir_new(),
+    mlir_old(),
+    mlir_internal(),
+    llvm_new(),
+    llvm_legacy(),
+    llvm_machine(),
+    at_start(),
+    banner(),
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -142,7 +187,7 @@ BODY = {
 def test_generated_headers_inside_a_log_read_back(cases: list[tuple[str, tuple[str, ...]]]) -> None:
     parts, expected = [], []
     for line, want in cases:
-        lang = "mlir" if want[0] == "mlir" else "llvm"
+        lang = "mlir" if want[0].startswith("mlir") else "llvm"
         parts.append(line + "\n" + ("" if len(want) == 7 else BODY[lang]))
         if len(want) != 7:
             expected.append(want[1:4])

@@ -1,0 +1,157 @@
+"""Bodies and interleaved output as the real printers write them, each as a tiny log between
+two ordinary dumps: the Dump's text is exactly the body printed, every other line a Message.
+
+The forms are the ones `opt`/`llc` (`-print-changed=diff|cdiff`, the legacy CGSCC printer),
+bishengir-compile and triton-adapter-opt (`--mlir-print-op-generic`,
+`--mlir-output-format=json`) and upstream Triton (`MLIR_ENABLE_DIAGNOSTICS`, Python warnings)
+print; tests/dumps/test_real_printers.py runs the tools themselves."""
+
+from __future__ import annotations
+
+import pytest
+
+from ascend_ir_lab.dumps import LogInfo, Timeline, index_log
+
+MLIR_A = b"// -----// IR Dump After CSE (cse) //----- //\nmodule {\n  func.func @f() {\n    return\n  }\n}\n\n"
+MLIR_B = b"// -----// IR Dump After Canonicalizer (canonicalize) //----- //\nmodule {\n  func.func @f() {\n    return\n  }\n}\n\n"
+LLVM_A = b"; *** IR Dump After VerifierPass on [module] ***\n; ModuleID = 'm'\ndefine i32 @sum(i32 %n) {\n  ret i32 %n\n}\n"
+LLVM_B = b"; *** IR Dump After GlobalDCEPass on [module] ***\n; ModuleID = 'm'\ndefine i32 @sum(i32 %n) {\n  ret i32 %n\n}\n"
+
+DIFF = b" \n   %r = call i32 @sum(i32 %n)\n-  %s = add i32 %r, 0\n-  ret i32 %s\n+  ret i32 %r\n"
+CDIFF = (
+    b" \n   %r = call i32 @sum(i32 %n)\n\x1b[31m-  %s = add i32 %r, 0\x1b[0m\n"
+    b"\x1b[31m-  ret i32 %s\x1b[0m\n\x1b[32m+  ret i32 %r\x1b[0m\n"
+)
+SCC_DIFF = (
+    b"\n*** IR for function (caller) ***\n \n entry:\n   br label %loop\n"
+    b"\n*** IR for function (caller) ***\n \n-  %r = call i32 @sum(i32 %n)\n+  br label %loop.i\n"
+)
+MACHINE_DIFF = (
+    b"-# Machine code for function foo: IsSSA, TracksLiveness\n"
+    b"+# Machine code for function foo: IsSSA, TracksLiveness, Legalized\n Function Live Ins: $w0\n"
+)
+SYM_LATE = b'"func.func"() <{arg_attrs = [' + b", ".join(
+    [b"{hacc.arg_type = #hacc.arg_type<workspace>}"] * 16
+)
+SYM_LATE += b'], function_type = () -> (), sym_name = "vadd"}> ({\n  "func.return"() : () -> ()\n}) : () -> ()\n'
+JSON_TIMING = (
+    b'[\n{"wall": {"duration":   0.0014, "percentage":   1.3}, "name": "Parser", "passes": [\n{}]},\n'
+    b'{"wall": {"duration":   0.0419, "percentage":  38.6}, "name": "\'func.func\' Pipeline", "passes": [\n'
+    b'  {"wall": {"duration":   0.0005, "percentage":   0.5}, "name": "CSE", "passes": [\n  {}]},\n{}]},\n'
+    b'{"wall": {"duration":   0.1086, "percentage": 100.0}, "name": "Total"}\n]\n'
+)
+REMARK = (
+    b"/home/u/kernels/softmax.py:13:9: remark: Warning: vectorization fails vec = 1 origin vec = 1\n\n"
+    b'    x = tl.load(in_ptr + row * in_row_stride + cols, mask=mask, other=-float("inf"))\n'
+    b"        ^\n"
+    b'/home/u/kernels/softmax.py:13:9: note: see current operation: %174 = "tt.load"(%173, %124) '
+    b"<{isVolatile = false}> : (tensor<1024x!tt.ptr<f32>>, tensor<1024xi1>) -> tensor<1024xf32>\n"
+)
+VERIFY_ERROR = (
+    b"k.mlir:3:5: error: 'arith.addi' op requires the same type for all operands and results\n"
+    b"    %0 = arith.addi %a, %b : i32\n    ^\n"
+    b'k.mlir:3:5: note: see current operation: %0 = "arith.addi"(%arg0, %arg1) : (i32, i64) -> i32\n'
+)
+PY_WARNING = (
+    b"/home/u/venv/lib/python3.11/site-packages/triton/backends/nvidia/compiler.py:351: "
+    b"UserWarning: fp_fusion default changed\n  warn_once(FP_FUSION_DEFAULT_WARNING)\n"
+)
+
+
+def _levels(text: bytes, *levels: str) -> list[tuple[str, str]]:
+    """The non-blank lines of `text` as Messages of these levels."""
+    lines = [ln.decode() for ln in text.splitlines() if ln.strip()]
+    return list(zip(levels, lines, strict=True))
+
+
+# (name, language of the ordinary dumps, the form, the middle Dumps as
+#  (pass_name, arg, phase, scope, holds, options, text), the middle's Messages as (level, text))
+FORMS = [
+    ("llvm print-changed=diff", "llvm", b"*** IR Dump After InstSimplifyPass on caller ***\n" + DIFF + b"\n",
+     [("InstSimplifyPass", "InstSimplifyPass", "after", "function @caller", "diff of function @caller", "diff", DIFF)], []),
+    ("llvm print-changed=cdiff", "llvm", b"*** IR Dump After InstSimplifyPass on caller ***\n" + CDIFF + b"\n",
+     [("InstSimplifyPass", "InstSimplifyPass", "after", "function @caller", "diff of function @caller", "diff", CDIFF)], []),
+    ("llvm diff of an SCC", "llvm", b"*** IR Dump After InlinerPass on (caller) ***\n" + SCC_DIFF + b"\n",
+     [("InlinerPass", "InlinerPass", "after", "cgscc (caller)", "diff of cgscc (caller)", "diff", SCC_DIFF)], []),
+    ("llc print-changed=diff", "llvm", b"*** IR Dump After Legalizer (legalizer) on foo ***\n" + MACHINE_DIFF,
+     [("Legalizer", "legalizer", "after", "function @foo", "diff of function @foo", "diff", MACHINE_DIFF)], []),
+    ("diff then pass-manager messages", "llvm",
+     b"*** IR Dump After InstSimplifyPass on caller ***\n" + DIFF + b"Running pass: VerifierPass on [module]\n",
+     [("InstSimplifyPass", "InstSimplifyPass", "after", "function @caller", "diff of function @caller", "diff", DIFF)],
+     [("text", "Running pass: VerifierPass on [module]")]),
+    ("legacy CGSCC printer, IR on the header line", "llvm",
+     b"*** IR Dump After Function Integration/Inlining (inline) ***define i32 @sum(i32 %n) {\n  ret i32 %n\n}\n",
+     [("Function Integration/Inlining", "inline", "after", "function @sum", "function @sum", "",
+       b"define i32 @sum(i32 %n) {\n  ret i32 %n\n}\n")], []),
+    ("legacy CGSCC printer, no function", "llvm",
+     b"*** IR Dump After Function Integration/Inlining (inline) ***\nPrinting <null> Function\n",
+     [("Function Integration/Inlining", "inline", "after", "no IR", "no IR", "", b"")],
+     [("text", "Printing <null> Function")]),
+    ("loop pass printing its function (-print-loop-func-scope)", "llvm",
+     b"; *** IR Dump After LICMPass on loop %loop in function sum ***\n"
+     b"define i32 @sum(i32 %n) {\nentry:\n  br label %loop\n\nloop:\n  br label %loop\n}\n",
+     [("LICMPass", "LICMPass", "after", "loop %loop in function @sum", "function @sum", "",
+       b"define i32 @sum(i32 %n) {\nentry:\n  br label %loop\n\nloop:\n  br label %loop\n}\n")], []),
+    ("mlir generic op, symbol late on a long line", "mlir",
+     b"// -----// IR Dump After CSE (cse) //----- //\n" + SYM_LATE + b"\n\n",
+     [("CSE", "cse", "after", "func.func @vadd", "func.func @vadd", "", SYM_LATE)], []),
+    ("mlir json timing report", "mlir", JSON_TIMING, [],
+     [("text", line.decode()) for line in JSON_TIMING.splitlines() if line.strip()]),
+    ("mlir remark with source line and caret", "mlir", REMARK, [],
+     _levels(REMARK, "note", "text", "text", "note")),
+    ("mlir verifier error with caret", "mlir", VERIFY_ERROR, [],
+     _levels(VERIFY_ERROR, "error", "text", "text", "note")),
+    ("python warning with its source line", "mlir", PY_WARNING, [],
+     [("warning", PY_WARNING.splitlines()[0].decode()), ("text", "  warn_once(FP_FUSION_DEFAULT_WARNING)")]),
+    ("bishengir note", "mlir",
+     b"[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.\n", [],
+     [("note", "[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.")]),
+]  # fmt: skip
+
+
+def _read(data: bytes) -> Timeline:
+    idx = index_log(data, stage="s", log_id=0)
+    assert b"".join(data[s.start : s.end] for s in idx.segments) == data  # lossless
+    return Timeline([(LogInfo("tiny.log", "s", len(data), idx.segments), data)], idx.dumps,
+                    idx.messages, idx.warnings)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "lang", "form", "dumps", "messages"), FORMS, ids=[f[0] for f in FORMS]
+)
+def test_each_body_form_between_two_ordinary_dumps(
+    name: str, lang: str, form: bytes, dumps: list[tuple], messages: list[tuple[str, str]]
+) -> None:
+    a, b = (MLIR_A, MLIR_B) if lang == "mlir" else (LLVM_A, LLVM_B)
+    tl = _read(a + form + b)
+    first, *middle, last = tl.dumps
+    assert tl.raw(first) == tl.raw(last) == a[a.index(b"\n") + 1 :].rstrip(b"\n") + b"\n"
+    got = [(d.pass_name, d.arg, d.phase, d.scope, d.holds, d.options, tl.raw(d)) for d in middle]
+    assert got == dumps
+    assert not any(d.truncated for d in tl.dumps)
+    assert [(m.level, m.text) for m in tl.messages] == messages
+    # what the middle holds is no state of the module: the last dump follows the first
+    assert tl.previous(last) is first
+    assert tl.change_states()[last.index] == "unchanged"
+
+
+def test_diff_dumps_are_changes_and_a_dump_without_ir_says_unknown() -> None:
+    log = LLVM_A + FORMS[0][2] + FORMS[0][2] + FORMS[6][2] + LLVM_B
+    tl = _read(log)
+    assert tl.change_states() == ["changed", "changed", "changed", "unknown", "unchanged"]
+
+
+@pytest.mark.parametrize(
+    ("name", "lang", "form", "dumps", "messages"), FORMS, ids=[f[0] for f in FORMS]
+)
+def test_each_form_written_with_windows_line_ends(
+    name: str, lang: str, form: bytes, dumps: list[tuple], messages: list[tuple[str, str]]
+) -> None:
+    a, b = (MLIR_A, MLIR_B) if lang == "mlir" else (LLVM_A, LLVM_B)
+    tl = _read((a + form + b).replace(b"\n", b"\r\n"))
+    first, *middle, last = tl.dumps
+    assert tl.raw(first) == a[a.index(b"\n") + 1 :].rstrip(b"\n").replace(b"\n", b"\r\n") + b"\r\n"
+    got = [(d.pass_name, d.arg, d.phase, d.scope, d.holds, d.options, tl.raw(d)) for d in middle]
+    assert got == [(*d[:6], d[6].replace(b"\n", b"\r\n")) for d in dumps]
+    assert not any(d.truncated for d in tl.dumps)
+    assert [(m.level, m.text) for m in tl.messages] == messages

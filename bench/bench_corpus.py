@@ -15,6 +15,11 @@ With --baseline the same files also run under plain `python -m pytest FILE -x -q
 it (no virtual NPU, no capture): the share of tests passing there is what a user without the
 tool gets on this host.
 
+triton-ascend's own suites need what its python/test-requirements.txt lists beside torch:
+pytest-xdist (their conftest.py asks for its `worker_id` fixture; without it every test
+errors at setup) and scipy. An NPU host running them has both; here, install them aside
+(`pip install --target DIR --no-deps pytest-xdist execnet scipy`) and put DIR on PYTHONPATH.
+
     python bench/bench_corpus.py                      # our own corpus, tests/kernels/corpus
     python bench/bench_corpus.py DIR_OR_FILES... [--timeout 300] [--json OUT.json]
 """

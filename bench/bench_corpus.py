@@ -15,6 +15,11 @@ With --baseline the same files also run under plain `python -m pytest FILE -x -q
 it (no virtual NPU, no capture): the share of tests passing there is what a user without the
 tool gets on this host.
 
+triton-ascend's own suites need what its python/test-requirements.txt lists beside torch:
+pytest-xdist (their conftest.py asks for its `worker_id` fixture; without it every test
+errors at setup) and scipy. An NPU host running them has both; here, install them aside
+(`pip install --target DIR --no-deps pytest-xdist execnet scipy`) and put DIR on PYTHONPATH.
+
     python bench/bench_corpus.py                      # our own corpus, tests/kernels/corpus
     python bench/bench_corpus.py DIR_OR_FILES... [--timeout 300] [--json OUT.json]
 """
@@ -40,7 +45,7 @@ _VERDICT = re.compile(r"\d+ (passed|failed|errors?|skipped).* in [\d.]+s")
 _SUMMARY = re.compile(r"(\d+) (passed|failed|error|errors|skipped)")
 _CAUSE = (
     re.compile(r"^\[ascend-ir-lab\] (.*(?:Error|failed|exists only).*)$", re.M),
-    re.compile(r"^E\s+(\S.*)$", re.M),
+    re.compile(r"^E[ \t]+(\S.*)$", re.M),
     re.compile(r"^(\w+(?:Error|Exception): .*)$", re.M),
 )
 
@@ -95,9 +100,18 @@ def _run_record(folder: Path, min_dumps: int) -> dict[str, Any]:
             "record": record}  # fmt: skip
 
 
+def _slot(file: Path, out: Path, suffix: str = "") -> Path:
+    """The file's place under `out`: its stem, or with its folder's name too where another
+    file of the same stem (another suite's test_add.py) has taken it."""
+    name = f"{file.stem}{suffix}"
+    if (out / name).exists() or (out / f"{name}.log").exists():
+        name = f"{file.parent.name}-{name}"
+    return out / name
+
+
 def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, Any]:
     """One file under `capture`: exit status, pytest's verdict, its Runs."""
-    folder = out / file.stem
+    folder = _slot(file, out)
     cmd = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(folder), "--",
            sys.executable, "-m", "pytest", str(file), "-x", "-q", "-p", "no:cacheprovider"]  # fmt: skip
     start = time.perf_counter()
@@ -109,7 +123,7 @@ def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, 
     except subprocess.TimeoutExpired as exc:
         text, code = f"timed out after {timeout:.0f} s\n{exc.stdout or ''}", -1
     seconds = time.perf_counter() - start
-    (out / f"{file.stem}.log").write_text(text if isinstance(text, str) else str(text))
+    folder.with_name(f"{folder.name}.log").write_text(text if isinstance(text, str) else str(text))
     try:
         data = json.loads((folder / "capture.json").read_text())
     except (OSError, ValueError):
@@ -165,7 +179,7 @@ print(json.dumps({"cell_ok": bool(result.success), "error": repr(error)[:300] if
 def measure_cell(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, Any]:
     """One file as one `%%triton_npu --interpret` cell of a real IPython shell: a script's
     text, or a test file's `pytest.main([...])`."""
-    folder = out / f"{file.stem}-cell"
+    folder = _slot(file, out, "-cell")
     folder.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-c", _CELL_DRIVER, str(file), str(folder)]
     start = time.perf_counter()
@@ -178,7 +192,7 @@ def measure_cell(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[
         verdict = json.loads(last) if last.startswith("{") else {"cell_ok": False}
     except subprocess.TimeoutExpired:
         text, verdict = f"timed out after {timeout:.0f} s", {"cell_ok": False, "error": "timeout"}
-    (out / f"{file.stem}-cell.log").write_text(text)
+    folder.with_name(f"{folder.name}.log").write_text(text)
     runs = [
         _run_record(d, min_dumps) for d in sorted(folder.iterdir()) if (d / "run.json").is_file()
     ]

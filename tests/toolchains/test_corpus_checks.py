@@ -24,7 +24,14 @@ from tests.toolchains.conftest import needs_ascend
 pytestmark = [pytest.mark.ascend, needs_ascend]
 
 CORPUS = Path(__file__).resolve().parents[1] / "kernels" / "corpus"
-FILES = ["check_atomic_narrow.py", "check_constexpr_objects.py", "check_bool_ops.py"]
+FILES = [
+    "check_atomic_narrow.py",
+    "check_constexpr_objects.py",
+    "check_bool_ops.py",
+    "check_bf16_chain.py",
+    "check_pointer_table.py",
+    "check_libdevice.py",
+]
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +96,33 @@ def test_bool_tensors_invert_and_divide_as_on_the_device(captured: dict[str, Any
     runs = _runs(captured, "invert_mask") + _runs(captured, "floor_div")
     assert len(runs) == 4 and all(_complete(r) for r in runs)
     assert not [f for f in captured["data"]["failures"] if "interpreter failed" in f]
+
+
+def test_bf16_chains_are_rounded_once_as_on_the_device(captured: dict[str, Any]) -> None:
+    """bishengir computes bf16 elementwise chains (a loop adding into a bf16 value, `x * 2.0
+    + 1.0`, a select of them) in fp32 and rounds once: the suites' 1e-3 tolerance holds only
+    for that. Scalars of the bf16 type and `tl.max` of negative values work too."""
+    assert len(_passed(captured, "check_bf16_chain.py::")) == 3
+    runs = _runs(captured, "accumulate") + _runs(captured, "shift_clip_peak")
+    assert len(runs) == 3 and all(_complete(r) for r in runs)
+    assert not [f for f in captured["data"]["failures"] if "interpreter failed" in f]
+
+
+def test_a_table_of_addresses_reaches_its_buffers(captured: dict[str, Any]) -> None:
+    """A kernel making pointers of `data_ptr()`s it loads writes the buffers they name (the
+    launch's own tensors do not show them); one compile for both launches."""
+    assert len(_passed(captured, "check_pointer_table.py::")) == 2
+    (run,) = _runs(captured, "copy_slots")
+    assert _complete(run) and run.manifest["kernel"]["signature"]["table_ptr"] == "*u64"
+    assert "outside every tensor" not in captured["text"]
+
+
+def test_libdevice_calls_run_interpreted(captured: dict[str, Any]) -> None:
+    """`libdevice.relu(...)` of a module import and `reciprocal(...)` imported by name."""
+    assert len(_passed(captured, "check_libdevice.py::")) == 3
+    runs = _runs(captured, "relu_residual") + _runs(captured, "inverse")
+    assert len(runs) == 3 and all(_complete(r) for r in runs)
+    assert "Did you forget to add @triton.jit" not in captured["text"]
 
 
 def test_an_op_the_cpu_lacks_for_bools_is_computed_wider() -> None:

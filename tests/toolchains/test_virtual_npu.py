@@ -284,3 +284,33 @@ def test_interpreter_computes_bf16_as_the_device_does() -> None:
     interpret_launch(bf16_axpy, (1,), (x, y, out), {"N": 64})
     assert torch.equal(out[:64], x + y)  # fp32 arithmetic, rounded to nearest even
     assert torch.equal(out[64:], (x.float() * 3.0).to(torch.bfloat16))
+
+
+@triton.jit
+def bf16_mix(x_ptr, w_ptr, out_ptr, peak_ptr, idx_ptr, N: tl.constexpr):
+    rows, cols = tl.arange(0, N)[:, None], tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rows * N + cols)
+    w = tl.load(w_ptr + rows * N + cols)
+    act = tl.where(x > 0, tl.exp(x), x * 0.5 + 1.0)  # math, select, bf16 scalars
+    tl.store(out_ptr + rows * N + cols, act)
+    tl.store(out_ptr + N * N + rows * N + cols, tl.dot(x, w).to(tl.bfloat16))
+    tl.store(peak_ptr + tl.arange(0, N), tl.max(x, 1))  # rows of negative values too
+    tl.store(idx_ptr + tl.arange(0, N), (tl.max(x, 1) * 4.0).to(tl.int32))  # bf16 -> int
+
+
+def test_interpreter_computes_bf16_ops_on_their_values() -> None:
+    """Plain TRITON_INTERPRET=1 computes these on the bits (or fails at `x * 0.5`)."""
+    import torch
+
+    n = 16
+    x, w = torch.randn(n, n).to(torch.bfloat16), torch.randn(n, n).to(torch.bfloat16)
+    x[3] = -x[3].abs() - 0.5
+    out = torch.empty(2 * n * n, dtype=torch.bfloat16)
+    peak, idx = torch.empty(n, dtype=torch.bfloat16), torch.empty(n, dtype=torch.int32)
+    interpret_launch(bf16_mix, (1,), (x, w, out, peak, idx), {"N": n})
+    xf = x.float()
+    act = torch.where(xf > 0, xf.exp(), xf * 0.5 + 1.0).to(torch.bfloat16)
+    assert torch.equal(out[: n * n].view(n, n), act)  # rounded once, as bishengir computes
+    torch.testing.assert_close(out[n * n :].view(n, n).float(), xf @ w.float(), atol=0.1, rtol=0.01)
+    assert torch.equal(peak, x.max(1).values)
+    assert torch.equal(idx, (x.max(1).values.float() * 4.0).to(torch.int32))

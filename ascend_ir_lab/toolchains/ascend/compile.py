@@ -28,6 +28,7 @@ from ascend_ir_lab.toolchains.common.process import (
     ToolInterrupted,
     ToolResult,
     ToolTimeoutError,
+    first_located_error,
     run_logged,
     start_logged,
 )
@@ -51,6 +52,9 @@ class StageFailedError(CompilerError):
 
     def __init__(self, result: ToolResult, stage: str, run: Run) -> None:
         tail = result.tail(40)
+        said = first_located_error(result.log)
+        if said and said not in tail:  # the compiler's reason, above the module it printed
+            tail = f"{said}\n...\n{tail}"
         if result.status == "timed-out":
             tail = f"{result.status}: the whole process group was killed\n{tail}"
         super().__init__(result.command, result.returncode, tail, stage=stage)

@@ -92,7 +92,11 @@ def _interpretable(func: Any) -> Any:
     The interpreter adds its own names (np, interpreter_builder, ...) to the globals of every
     function it rewrites: on a copy, the user's module or notebook namespace stays as it was.
     Triton 3.2's interpreter also tests every global with `value in [tl, tl.core]`, which
-    raises for numpy arrays ("truth value of an array ... is ambiguous").
+    raises for numpy arrays ("truth value of an array ... is ambiguous"). It gives its builder
+    to the builtins of `tl`, `tl.core` and `tl.math` only: those of the other language modules
+    a kernel imports (`import triton.language.extra.ascend.libdevice as libdevice`, or
+    `from ... import relu`) are given it here, on the copy (plain `TRITON_INTERPRET=1` fails
+    there: "Did you forget to add @triton.jit ?").
     """
     import triton.language as tl
 
@@ -102,13 +106,40 @@ def _interpretable(func: Any) -> Any:
         except Exception:  # noqa: BLE001 - any failure here is the interpreter's failure
             return True
 
-    clean = {k: v for k, v in func.__globals__.items() if not ambiguous(v)}
+    clean = {k: _builder_given(v) for k, v in func.__globals__.items() if not ambiguous(v)}
     copy = types.FunctionType(
         func.__code__, clean, func.__name__, func.__defaults__, func.__closure__
     )
     copy.__kwdefaults__, copy.__qualname__ = func.__kwdefaults__, func.__qualname__
     copy.__module__, copy.__annotations__ = func.__module__, dict(func.__annotations__)
     return copy
+
+
+def _builder_given(value: Any) -> Any:
+    """A language module other than those the interpreter patches (a copy whose builtins
+    take the interpreter's builder), or one of its builtins (the same); else `value`."""
+    import triton.language as tl
+    from triton.runtime import interpreter
+
+    def bound(member: Any) -> Any:
+        builder = interpreter.interpreter_builder
+        return lambda *a, **k: member(*a, **{**k, "_builder": builder})
+
+    is_builtin = tl.core.is_builtin
+    if isinstance(value, types.ModuleType):
+        name = value.__name__
+        if not name.startswith("triton.language.") or value in (tl.core, tl.math):
+            return value
+        copy = types.ModuleType(name, value.__doc__)
+        vars(copy).update(vars(value))
+        for key, member in vars(value).items():
+            if is_builtin(member):
+                setattr(copy, key, bound(member))
+        return copy
+    module = str(getattr(value, "__module__", "") or "")
+    if callable(value) and module.startswith("triton.language.") and is_builtin(value):
+        return bound(value)
+    return value
 
 
 @contextlib.contextmanager
@@ -123,6 +154,7 @@ def _language_restored() -> Iterator[list[Any]]:
     import triton.language as tl
     from triton.runtime.interpreter import InterpretedFunction
 
+    from ascend_ir_lab.toolchains.ascend.interpret_bf16 import bf16_as_device
     from ascend_ir_lab.toolchains.ascend.interpret_fast import cheap_dtypes
     from ascend_ir_lab.toolchains.ascend.interpret_ops import npu_ops
     from ascend_ir_lab.toolchains.ascend.interpret_reduce import fast_reductions
@@ -138,6 +170,7 @@ def _language_restored() -> Iterator[list[Any]]:
             _interpreter_fixed(),
             fast_reductions(),
             npu_ops(),
+            bf16_as_device(),  # after npu_ops: its ops compute on bf16 too
             cheap_dtypes(),
         ):
             yield made
@@ -197,10 +230,8 @@ def _interpreter_fixed() -> Iterator[None]:
       scalar is a one-element array, indexed with `int(array)`, which numpy 2.4 refuses
       ("only 0-dimensional arrays can be converted to Python scalars"; plain
       `TRITON_INTERPRET=1` fails there too); `.item()` reads it.
-    - bf16 holds its bits in uint16 arrays: arithmetic on two bf16 values added the bits as
-      integers (garbage); it is done in fp32 and rounded back, as the NPU does.
-    - fp32 -> bf16 casts round to nearest even, as the NPU's (and Triton's compiled) casts
-      do, instead of truncating (off by one bf16 ulp, enough to fail atol=1e-2 checks).
+    - bf16 computes as on the NPU (`interpret_bf16`): in fp32, rounded once where a value
+      leaves the computation; fp32 -> bf16 casts round to nearest even.
     - Values keep the types Triton gives them (`interpret_types`): sums and scans of small
       integers, and `tl.sort`/`tl.topk`.
     """
@@ -208,51 +239,18 @@ def _interpreter_fixed() -> Iterator[None]:
 
     from ascend_ir_lab.toolchains.ascend.interpret_types import types_kept
 
-    builder = interpreter.InterpreterBuilder
-    saved = (interpreter._patch_lang_tensor, builder.cast_impl, builder.binary_op)
-    original_patch, original_cast, original_binary = saved
+    original_patch = interpreter._patch_lang_tensor
 
     def patch(tensor: Any) -> None:
         original_patch(tensor)
         tensor.__index__ = lambda self: int(self.handle.data.item())
 
-    def cast_impl(self: Any, src: Any, dst_type: Any) -> Any:
-        if _is_bf16(src.dtype) or not _is_bf16(dst_type) or src.dtype.scalar.name != "fp32":
-            return original_cast(self, src, dst_type)
-        return interpreter.TensorHandle(_bf16_bits(src.data), dst_type.scalar)
-
-    def binary_op(self: Any, lhs: Any, rhs: Any, op: Any) -> Any:
-        if not (_is_bf16(lhs.dtype) and _is_bf16(rhs.dtype)):
-            return original_binary(self, lhs, rhs, op)
-        out = op(_bf16_values(lhs.data), _bf16_values(rhs.data))
-        out = _bf16_bits(out) if out.dtype.kind == "f" else out
-        return interpreter.TensorHandle(out, lhs.dtype.scalar)
-
     interpreter._patch_lang_tensor = patch
-    builder.cast_impl, builder.binary_op = cast_impl, binary_op
     try:
         with types_kept():
             yield
     finally:
         interpreter._patch_lang_tensor = original_patch
-        builder.cast_impl, builder.binary_op = original_cast, original_binary
-
-
-def _is_bf16(dtype: Any) -> bool:
-    return str(getattr(dtype, "scalar", dtype)) == "bf16"
-
-
-def _bf16_values(bits: Any) -> Any:
-    """fp32 values of bf16 bits held in a uint16 array."""
-    return (bits.astype("uint32") << 16).view("float32")
-
-
-def _bf16_bits(values: Any) -> Any:
-    """bf16 bits (uint16) of float values, rounded to nearest even."""
-    import torch
-
-    wide = torch.from_numpy(values.astype("float32", copy=True))
-    return wide.to(torch.bfloat16).view(torch.int16).numpy().view("uint16")
 
 
 _MISSING = object()

@@ -10,7 +10,11 @@ every small one, goes the interpreter's own way.
 A store's elements that lie outside every tensor of the launch are not written: the
 interpreter would write them over the host's own memory (plain `TRITON_INTERPRET=1` then
 crashes, or corrupts what the script reads later; on a device such bytes land past the
-tensor's end). Each kernel line that stored there is named in one warning per launch.
+tensor's end). Each kernel line that stored there is named in one warning per launch. A
+kernel that makes a pointer of an integer (`tl.load(table + i).to(tl.pointer_type(...))`:
+a table of `tensor.data_ptr()`s the script filled) reaches memory the launch was handed by
+address, which no argument shows: from then on its stores go where it says, as in plain
+`TRITON_INTERPRET=1` and on the device.
 
 Triton 3.2's interpreter maps a Triton dtype to its numpy dtype (`_get_np_dtype`) by
 building a table of 19 dtypes, each hashed through Python, on every call: about a tenth of
@@ -157,10 +161,11 @@ def direct_memory(spans: Any, *, bounded: bool = True) -> Iterator[None]:
     load, store = builder.create_masked_load, builder.create_masked_store
     ranges = list(spans)
     dropped: dict[tuple[str, int], int] = {}
+    by_address = [False]  # the kernel made a pointer of an integer
 
     def bounded_store(self: Any, ptrs: Any, value: Any, mask: Any, *rest: Any) -> Any:
         through = _mask(mask)
-        outside = _outside(ptrs, through, ranges) if bounded else None
+        outside = _outside(ptrs, through, ranges) if bounded and not by_address[0] else None
         if outside is not None:
             where = _kernel_frame()
             dropped[where] = dropped.get(where, 0) + int(outside.sum())
@@ -195,7 +200,29 @@ def direct_memory(spans: Any, *, bounded: bool = True) -> Iterator[None]:
 
     builder.create_masked_load, builder.create_masked_store = masked_load, masked_store
     try:
-        yield
+        with _pointers_made(builder, by_address):
+            yield
     finally:
         builder.create_masked_load, builder.create_masked_store = load, store
     _warn_dropped(dropped)
+
+
+@contextlib.contextmanager
+def _pointers_made(builder: Any, seen: list[bool]) -> Iterator[None]:
+    """For the block, `seen[0]` becomes True once the kernel makes a pointer of an integer."""
+    int_to_ptr, bitcast = builder.create_int_to_ptr, builder.create_bitcast
+
+    def made_pointer(self: Any, src: Any, dst_type: Any) -> Any:
+        seen[0] = True
+        return int_to_ptr(self, src, dst_type)
+
+    def cast_bits(self: Any, src: Any, dst_type: Any) -> Any:
+        if getattr(dst_type, "is_ptr", lambda: False)():
+            seen[0] = True
+        return bitcast(self, src, dst_type)
+
+    builder.create_int_to_ptr, builder.create_bitcast = made_pointer, cast_bits
+    try:
+        yield
+    finally:
+        builder.create_int_to_ptr, builder.create_bitcast = int_to_ptr, bitcast

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -99,6 +100,25 @@ def log_tail(path: Path, lines: int = 20, max_bytes: int = 64 * 1024) -> str:
         return ""
     text = data.decode("utf-8", "replace")
     return "\n".join(text.rstrip().splitlines()[-lines:])
+
+
+_LOCATED_ERROR = re.compile(rb":\d+:\d+: error: ")
+
+
+def first_located_error(path: Path) -> str:
+    """The first `file:line:col: error: ...` line of a tool's log (the compiler's own reason,
+    often far above the tail when the tool prints the whole module after it), else ""."""
+    path = stored_log(path)
+    try:
+        if path.suffix == ".zst":
+            lines: io.BufferedIOBase = io.BytesIO(bytes(open_zstd(path)))
+        else:
+            lines = open(path, "rb")  # noqa: SIM115 - closed below
+        with lines:
+            found = next((line for line in lines if _LOCATED_ERROR.search(line)), b"")
+    except OSError:
+        return ""
+    return found.decode("utf-8", "replace").strip()
 
 
 def run_logged(

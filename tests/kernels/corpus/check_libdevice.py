@@ -1,0 +1,40 @@
+"""Kernels calling triton-ascend's libdevice, imported as a module and by name."""
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+import triton.language.extra.ascend.libdevice as libdevice
+from npu_common import check, make
+from triton.language.extra.ascend.libdevice import reciprocal
+
+
+@triton.jit
+def relu_residual(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + libdevice.relu(y), mask=mask)
+
+
+@triton.jit
+def inverse(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, reciprocal(tl.load(x_ptr + offs)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_relu_residual(dtype):
+    n = 1000
+    x, y = make((n,), dtype), make((n,), dtype)
+    out = torch.empty_like(x)
+    relu_residual[(triton.cdiv(n, 256),)](x, y, out, n, BLOCK=256)
+    check(dtype, out, x + torch.relu(y))
+
+
+def test_inverse():
+    x = make((64,), "float32").abs() + 0.5
+    out = torch.empty_like(x)
+    inverse[(1,)](x, out, BLOCK=64)
+    check("float32", out, 1.0 / x)

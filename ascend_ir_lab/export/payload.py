@@ -6,7 +6,6 @@ import contextlib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from ascend_ir_lab.analysis.locations import source_map
 from ascend_ir_lab.dumps import Timeline
 from ascend_ir_lab.export.format import FORMAT, MIME_TYPE
 from ascend_ir_lab.export.notes import clean_notes
@@ -107,6 +106,8 @@ def _payload(
     kept_notes, dropped = clean_notes(notes, [d.label for d in tl.dumps] if notes else [])
     stage_of = {s: k for k, s in enumerate(stages)}
     timings = tl.timings()
+    if source:  # only a page with its kernel's source maps lines (and imports the mapping)
+        from ascend_ir_lab.analysis.locations import source_map
     snap_ids, (before, after) = tl.snapshot_ids(), tl.neighbours()
     every = tl.dumps
     for d in every:

@@ -83,6 +83,11 @@ class Pending:
         self._child = (pid, r)
         return self
 
+    @property
+    def started(self) -> bool:
+        """Whether a forked copy computes the result (not yet taken)."""
+        return self._child is not None
+
     def result(self) -> Any:
         """The result: the forked copy's, or computed here where there is none or it failed."""
         child, self._child = self._child, None

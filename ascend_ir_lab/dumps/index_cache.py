@@ -17,18 +17,22 @@ command has compared its Dumps (`SnapshotStore`), so later commands skip that co
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import marshal
 import os
 import sys
 from pathlib import Path
 
+from ascend_ir_lab import forked
 from ascend_ir_lab.dumps.parallel import flat, unflat
 from ascend_ir_lab.dumps.reader import LogIndex
 from ascend_ir_lab.private import private_folder, write_aside
 
 INDEX_FROM = 32 << 20  # smaller logs are read faster than an index is checked and loaded
 KEEP = 32  # indexes kept at most
+BACKGROUND_FROM = 2000  # Dumps from which a forked copy writes the index (a fork costs ~1 ms)
+_writing: list[tuple[int, forked.Pending]] = []  # (pid of the writer's parent, its result)
 _FORMAT = 1
 # The modules whose reading an index records: any change to one of them is a new index.
 _READER = ("body", "headers", "model", "parallel", "reader", "index_cache", "timeline")
@@ -37,6 +41,7 @@ _READER = ("body", "headers", "model", "parallel", "reader", "index_cache", "tim
 def kept_index(name: Path) -> LogIndex | None:
     """The index kept as `name` (`index_file`; Dumps numbered from 0, log 0), or None where
     none is kept."""
+    settle()
     try:
         with open(name, "rb") as f:
             blob = f.read()
@@ -51,7 +56,31 @@ def kept_index(name: Path) -> LogIndex | None:
 
 def keep_index(name: Path, idx: LogIndex) -> bool:
     """Keep `idx` (Dumps numbered from 0, log 0) as `name` (`index_file`); False where it
-    could not be written."""
+    could not be written.
+
+    Where a core is idle, a forked copy writes it while this process goes on (True: it is
+    being written; `settle` waits for it, and this process waits for it before it exits)."""
+    settle()
+    if len(idx.dumps) >= BACKGROUND_FROM:
+        pending = forked.in_parallel(lambda: _write_index(name, idx))
+        if pending.started:
+            if not _writing:
+                atexit.register(settle)
+            _writing.append((os.getpid(), pending))
+            return True
+    return _write_index(name, idx)
+
+
+def settle() -> None:
+    """Wait until every index this process is writing is written (or written here, where
+    the forked copy writing it failed). A forked copy of this process has none to wait for."""
+    while _writing:
+        owner, pending = _writing.pop(0)
+        if owner == os.getpid():
+            pending.result()
+
+
+def _write_index(name: Path, idx: LogIndex) -> bool:
     if not write_aside(name, [marshal.dumps((_FORMAT, name.stem, *flat(idx)))]):
         return False
     _evict(name.parent, keep=name)

@@ -132,6 +132,15 @@ class Timeline:
         index = dump if isinstance(dump, int) else dump.index
         return (self._snap or self._snapshots())[index]
 
+    def snapshot_ids(self) -> list[int]:
+        """`snapshot` of every Dump, by Dump index (the Timeline's own list: do not change it)."""
+        return self._snapshots()
+
+    def neighbours(self) -> tuple[list[int], list[int]]:
+        """For every Dump, by index, the index of its `previous` and of its `following`
+        Dump (-1: none); the Timeline's own lists: do not change them."""
+        return self._links()
+
     def snapshot_count(self) -> int:
         """How many distinct snapshots the Timeline holds."""
         return len(set(self._snapshots()))

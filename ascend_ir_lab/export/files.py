@@ -16,7 +16,7 @@ from ascend_ir_lab.dumps import Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.export.html import render_html
 from ascend_ir_lab.export.notes import read_notes
-from ascend_ir_lab.export.payload import build_payload
+from ascend_ir_lab.export.payload import build_payload, payload_in_making
 
 __all__ = [
     "notes_or_warning",
@@ -76,14 +76,19 @@ def save_html(
     Notes are `notes` when given, else the Run folder's notes.json. The page is one file that
     fetches nothing; `compress` as in render_html (None: packed when the payload is large).
     """
-    payload = payload_of(source, title=title, notes=notes)
+    tl = timeline_of(source)
+    broken: list[str] = []
+    if notes is None:
+        notes, broken = notes_or_warning(tl.path) if tl.run is not None and tl.path else ([], [])
     out = Path(path)
     if out.is_dir():
         raise InputError(f"{out} is a folder; give a file name such as {out / 'timeline.html'}")
+    # The sync checker's findings come last: the page is written and packed meanwhile.
+    with payload_in_making(tl, title=title, notes=notes) as payload:
+        payload["warnings"] = [*payload["warnings"], *broken]
+        page = render_html(payload, title=str(payload["title"]), compress=compress)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(
-        render_html(payload, title=str(payload["title"]), compress=compress), encoding="utf-8"
-    )
+    out.write_text(page, encoding="utf-8")
     return out
 
 

@@ -13,8 +13,11 @@ import binascii
 import gzip
 import json
 import re
+import zlib
 from collections.abc import Mapping
 from typing import Any
+
+from ascend_ir_lab.forked import Pending
 
 try:
     import orjson as _orjson
@@ -33,6 +36,7 @@ __all__ = ["PACKED", "is_packed", "pack_payload", "payload_json", "unpack_payloa
 PACKED = "gzip+base64"
 # Below this many bytes of JSON a page keeps the plain payload: readable, and no smaller packed.
 AUTO_THRESHOLD = 32 * 1024
+_END: Any = object()  # after the last key: the closing brace
 
 
 def payload_json(payload: Mapping[str, Any]) -> str:
@@ -128,10 +132,64 @@ def unpack_payload(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def auto_pack(payload: Mapping[str, Any], compress: bool | None) -> Mapping[str, Any]:
-    """Packed when `compress` is True, or when None and the JSON exceeds AUTO_THRESHOLD."""
+    """Packed when `compress` is True, or when None and the JSON exceeds AUTO_THRESHOLD.
+
+    A value still in the making (a `forked.Pending`, such as the sync checker's findings
+    computed on another core) is taken when its key's turn comes: the JSON of the keys
+    before it is written and compressed meanwhile.
+    """
     if is_packed(payload) or compress is False:
-        return payload if compress is False else dict(payload)
-    body = payload_json({k: v for k, v in payload.items() if k != "notes"})
-    if compress is None:  # the notes are small: the body decides
-        compress = len(body) > AUTO_THRESHOLD
-    return pack_payload(payload, body_json=body) if compress else payload
+        return resolved(payload) if compress is False else dict(payload)
+    if _orjson is None or not all(type(k) is str for k in payload):
+        payload = resolved(payload)
+        body = _json({k: v for k, v in payload.items() if k != "notes"})
+        if compress is None:  # the notes are small: the body decides
+            compress = len(body) > AUTO_THRESHOLD
+        return pack_payload(payload, body_json=body) if compress else payload
+    return _pack_streamed(payload, compress)
+
+
+def resolved(payload: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`payload` with every value in the making (a `forked.Pending`) taken."""
+    if not any(isinstance(v, Pending) for v in payload.values()):
+        return payload
+    return {k: v.result() if isinstance(v, Pending) else v for k, v in payload.items()}
+
+
+def _pack_streamed(payload: Mapping[str, Any], compress: bool | None) -> Mapping[str, Any]:
+    """`auto_pack` of a payload whose keys are all strings, key by key: the JSON
+    `payload_json` writes, compressed as it is made once it is known to be packed (the same
+    bytes as one `gzip.compress` of the whole: deflate's output does not depend on how its
+    input is fed)."""
+    plain: dict[str, Any] = {}
+    waiting: list[bytes] = []  # JSON made before the body was known to be packed
+    out: list[bytes] = []
+    packer = None
+    size = 0
+    for k, v in [*payload.items(), (_END, None)]:
+        if k is not _END:
+            plain[k] = v = v.result() if isinstance(v, Pending) else v
+            if k == "notes":
+                continue
+            piece = f"{',' if size else '{'}{_json(k)}:{_value_json(v)}"
+        else:
+            piece = "}" if size else "{}"
+        size += len(piece)  # characters, as AUTO_THRESHOLD counts them
+        if packer is not None:
+            out.append(packer.compress(piece.encode()))
+            continue
+        waiting.append(piece.encode())
+        if compress or size > AUTO_THRESHOLD:
+            packer = zlib.compressobj(3, zlib.DEFLATED, 31)  # gzip.compress's level 3, mtime 0
+            out.extend(map(packer.compress, waiting))
+            waiting.clear()
+    if packer is None:
+        return plain
+    out.append(packer.flush())
+    return {
+        "format": plain.get("format"),
+        "title": plain.get("title"),
+        "packed": PACKED,
+        "data": base64.b64encode(b"".join(out)).decode("ascii"),
+        "notes": [dict(n) for n in plain.get("notes") or []],
+    }

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import contextlib
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from ascend_ir_lab.analysis.locations import source_map
 from ascend_ir_lab.dumps import Timeline
 from ascend_ir_lab.export.format import FORMAT, MIME_TYPE
 from ascend_ir_lab.export.notes import clean_notes
@@ -13,7 +13,14 @@ from ascend_ir_lab.export.packing import is_packed, unpack_payload
 from ascend_ir_lab.export.payload_check import structure_problems
 from ascend_ir_lab.forked import Pending, in_parallel
 
-__all__ = ["FORMAT", "MIME_TYPE", "build_payload", "capture_info", "validate_payload"]
+__all__ = [
+    "FORMAT",
+    "MIME_TYPE",
+    "build_payload",
+    "capture_info",
+    "payload_in_making",
+    "validate_payload",
+]
 
 _DUMP_KEYS = (
     "i",
@@ -49,12 +56,33 @@ def build_payload(
     `sync_check`, the sync checker's findings on the Dumps after the sync pass and on the
     final IR go under `sync_check` (`{"dumps": {"<index>": [finding...]}}`, lines 1-based).
     """
+    with payload_in_making(
+        timeline, title=title, source=source, notes=notes, sync_check=sync_check
+    ) as payload:
+        check = payload["sync_check"]
+        payload["sync_check"] = check.result() if isinstance(check, Pending) else check
+        return payload
+
+
+@contextlib.contextmanager
+def payload_in_making(
+    timeline: Timeline,
+    *,
+    title: str | None = None,
+    source: Mapping[str, Any] | None = None,
+    notes: Iterable[Mapping[str, Any]] = (),
+    sync_check: bool = True,
+) -> Iterator[dict[str, Any]]:
+    """`build_payload`'s payload, its `sync_check` perhaps still in the making on a second
+    core (a `forked.Pending`, which `packing.auto_pack` takes when its turn comes, after
+    writing and compressing the rest); a forked copy still at work is stopped on leaving."""
     flags = timeline.changed_flags()  # before the fork: the forked copy finds them made
     if not sync_check:
-        return _payload(timeline, flags, title, source, notes, {"dumps": {}})
+        yield _payload(timeline, flags, title, source, notes, {"dumps": {}})
+        return
     # The checker reads only the few Dumps it checks: it runs on a second core meanwhile.
     with in_parallel(lambda: _sync_check(timeline)) as checked:
-        return _payload(timeline, flags, title, source, notes, checked)
+        yield _payload(timeline, flags, title, source, notes, checked)
 
 
 def _payload(
@@ -74,11 +102,16 @@ def _payload(
     srcmap: list[list[list[int]]] = []
     dumps = []
     src_file = source.get("file") if source else None
-    kept_notes, dropped = clean_notes(notes, [d.label for d in tl.dumps])
+    notes = list(notes)
+    kept_notes, dropped = clean_notes(notes, [d.label for d in tl.dumps] if notes else [])
     stage_of = {s: k for k, s in enumerate(stages)}
     timings = tl.timings()
-    for d in tl.dumps:
-        sid = tl.snapshot(d)
+    if source:  # only a page with its kernel's source maps lines (and imports the mapping)
+        from ascend_ir_lab.analysis.locations import source_map
+    snap_ids, (before, after) = tl.snapshot_ids(), tl.neighbours()
+    every = tl.dumps
+    for d in every:
+        sid = snap_ids[d.index]
         k = snap_of.get(sid)
         if k is None:
             k = snap_of[sid] = len(snapshots)
@@ -86,14 +119,14 @@ def _payload(
             srcmap.append(
                 [[i, ln] for i, ln in source_map(tl.lines(d), src_file)] if source else []
             )
-        prev, following = tl.previous(d), tl.following(d)
+        prev, following = before[d.index], after[d.index]
         dumps.append({
             "i": d.index, "stage": stage_of[d.stage], "pass": d.pass_name, "arg": d.arg,
             "phase": d.phase, "scope": d.scope, "snap": k,
-            "prev": prev.index if prev is not None else -1,
-            "next": following.index if following is not None else -1, "changed": flags[d.index],
+            "prev": every[prev].index if prev >= 0 else -1,
+            "next": every[following].index if following >= 0 else -1, "changed": flags[d.index],
             "lines": len(snapshots[k]), "truncated": d.truncated,
-            "ms": _ms(timings.get(d.index)),
+            "ms": _ms(timings.get(d.index)) if timings else None,
         })  # fmt: skip
     return {
         "format": FORMAT,
@@ -113,7 +146,7 @@ def _payload(
         "srcmap": srcmap,
         "notes": kept_notes,
         "warnings": [*tl.warnings, *dropped],
-        "sync_check": sync.result() if isinstance(sync, Pending) else sync,
+        "sync_check": sync,
         "capture": {**capture_info(run), "folder": str(tl.path) if tl.run and tl.path else None},
     }
 

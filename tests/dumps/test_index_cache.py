@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from ascend_ir_lab import forked
 from ascend_ir_lab.dumps import index_cache, open_timeline, sources
 from ascend_ir_lab.dumps import timeline as timeline_module
 from ascend_ir_lab.dumps.timeline import Timeline
@@ -188,3 +189,33 @@ def test_kept_snapshot_ids_that_cannot_be_are_ignored(
     fmt, stem, snap = marshal.loads(snap_file.read_bytes())
     snap_file.write_bytes(marshal.dumps((fmt, stem, ids(snap))))
     assert _fields(open_timeline(str(path))) == first
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is not available")
+@pytest.mark.parametrize("copy_fails", [False, True])
+def test_a_forked_copy_writes_the_index_meanwhile(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch, copy_fails: bool
+) -> None:
+    monkeypatch.setattr(index_cache, "BACKGROUND_FROM", 1)
+    monkeypatch.setattr(forked, "idle_cpus", lambda: 1)
+    monkeypatch.setattr(forked, "can_fork", lambda: True)
+    here, write = os.getpid(), index_cache._write_index
+
+    def written_by(name: Path, idx: object) -> bool:
+        if copy_fails and os.getpid() != here:
+            raise OSError("the copy fails")  # a stand-in: a real write seldom fails on demand
+        (tmp_path / f"by-{'here' if os.getpid() == here else 'copy'}").touch()
+        return write(name, idx)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(index_cache, "_write_index", written_by)
+    path = _log(tmp_path)
+    first = open_timeline(str(path))
+    assert [p for _, p in index_cache._writing] and all(p.started for _, p in index_cache._writing)
+    index_cache.settle()
+    assert not index_cache._writing
+    assert (tmp_path / "by-here").exists() == copy_fails
+    assert (tmp_path / "by-copy").exists() != copy_fails
+    (kept,) = folder.iterdir()
+    assert kept.suffix == ".idx"
+    _read_refused(monkeypatch)
+    assert _fields(open_timeline(str(path))) == _fields(first)

@@ -5,16 +5,25 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import zlib
 from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
 
+from ascend_ir_lab import forked
 from ascend_ir_lab.dumps import open_timeline
 from ascend_ir_lab.export import build_payload, validate_payload
-from ascend_ir_lab.export.html import render_html, static_html
-from ascend_ir_lab.export.packing import is_packed, pack_payload, payload_json, unpack_payload
+from ascend_ir_lab.export.html import embed_json, render_html, static_html
+from ascend_ir_lab.export.packing import (
+    AUTO_THRESHOLD,
+    auto_pack,
+    is_packed,
+    pack_payload,
+    payload_json,
+    unpack_payload,
+)
 
 MATMUL = Path(__file__).resolve().parents[1] / "data" / "ascend" / "matmul.bishengir.log.gz"
 
@@ -75,3 +84,63 @@ def test_saved_notebook_grows_by_less_than_the_payload(matmul: dict[str, Any]) -
     # the static fallback reads the packed form too
     assert static_html(pack_payload(matmul)) == static_html(matmul)
     json.loads(nbformat.writes(nb))
+
+
+def _one_shot(payload: dict[str, Any], compress: bool | None) -> Any:
+    """What a page embedded before packing went key by key: the whole body's JSON, gzipped
+    in one call where it is packed."""
+    body = payload_json({k: v for k, v in payload.items() if k != "notes"})
+    if compress is False or (compress is None and len(body) <= AUTO_THRESHOLD):
+        return payload
+    return pack_payload(payload, body_json=body)
+
+
+@pytest.mark.parametrize("compress", [None, True, False])
+@pytest.mark.parametrize("size", ["small", "at-threshold", "over-threshold", "whole"])
+def test_packing_key_by_key_gives_the_bytes_of_one_shot(
+    matmul: dict[str, Any], compress: bool | None, size: str
+) -> None:
+    payload = dict(matmul)
+    if size != "whole":  # a body of about, or exactly, the threshold's length
+        payload.update(lines=[], snapshots=[], dumps=[], srcmap=[], messages=[])
+        room = AUTO_THRESHOLD - len(
+            payload_json({k: v for k, v in payload.items() if k != "notes"})
+        )
+        filler = {"small": 10, "at-threshold": room, "over-threshold": room + 1}[size]
+        payload["lines"] = ["é" * (filler - 2)]  # characters count, not bytes
+    got = auto_pack(payload, compress)
+    assert embed_json(got) == embed_json(_one_shot(payload, compress))
+    assert is_packed(got) == (
+        compress or (compress is None and size in ("over-threshold", "whole"))
+    )
+
+
+def test_a_value_in_the_making_is_taken_after_the_rest_is_packed(
+    matmul: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(forked, "idle_cpus", lambda: 1)
+    made: list[str] = []
+
+    class Findings(forked.Pending):
+        def result(self) -> Any:
+            made.append("findings")
+            return super().result()
+
+    def compress(data: bytes) -> bytes:
+        made.append("packed")
+        return real(data)
+
+    packer = zlib.compressobj(3, zlib.DEFLATED, 31)
+    real = packer.compress
+    monkeypatch.setattr(zlib, "compressobj", lambda *_a: _Spy(packer, compress))
+    with Findings(lambda: matmul["sync_check"]).start() as pending:
+        page = embed_json(auto_pack({**matmul, "sync_check": pending}, None))
+    assert made.index("findings") > made.index("packed")  # the rest was packed first
+    assert page == embed_json(_one_shot(matmul, None))
+
+
+class _Spy:
+    """A compressor whose `compress` is the given function and whose `flush` is the real one's."""
+
+    def __init__(self, real: Any, compress: Any) -> None:
+        self.compress, self.flush = compress, real.flush

@@ -8,6 +8,7 @@ and a reader can stream it line by line. Every key means one thing across the co
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from itertools import islice
@@ -61,8 +62,25 @@ class _Chunks:
 
     def flush(self) -> None:
         if self.parts:
-            self.sink("".join(self.parts))
+            self.sink(_escaped("".join(self.parts)))
             self.parts, self.size = [], 0
+
+
+# Characters a terminal acts on or that reorder text (DEL, C1 controls, bidi and invisible
+# format characters, line/paragraph separators): JSON may carry them raw inside strings, and
+# the terminal stream would then drop or rewrite them, changing the data (a C1 CSI can eat a
+# closing quote). Written as \uXXXX escapes instead, the same string, safe to print.
+_RAW = re.compile(
+    "[\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f"
+    "\ufeff\ufff9-\ufffb]"
+)
+
+
+def _escaped(text: str) -> str:
+    """`text` (JSON) with every such character inside its strings as a \\uXXXX escape."""
+    if text.isascii() and "\x7f" not in text:
+        return text
+    return _RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _emit_item(item: Any, write: Any, indent: str) -> None:

@@ -11,7 +11,7 @@ from ascend_ir_lab.analysis.ops import OpChange
 from ascend_ir_lab.cli.common import dump_ref, open_source, select, warn
 from ascend_ir_lab.cli.jsonout import emit
 from ascend_ir_lab.dumps import Timeline
-from ascend_ir_lab.runs import inside, regular_file
+from ascend_ir_lab.runs import run_file
 
 
 def _change(tl: Timeline, c: OpChange) -> dict[str, Any]:
@@ -138,9 +138,10 @@ def cmd_source(args: argparse.Namespace) -> int:
 
 def _python_line(tl: Timeline, number: int) -> str:
     """The text of a line of the Run's kernel source ("" when there is none)."""
-    path = inside(tl.path, ((tl.run or {}).get("kernel") or {}).get("source"))
+    source = ((tl.run or {}).get("kernel") or {}).get("source")
+    path = run_file(tl.path, source, 64 << 20) if tl.path else None
     try:
-        text = path.read_text(errors="replace").splitlines() if path and regular_file(path) else []
+        text = path.read_text(errors="replace").splitlines() if path else []
     except OSError:
         return ""
     return text[number - 1].strip() if 0 < number <= len(text) else ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import mmap
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,13 @@ from ascend_ir_lab.dumps.walk import TREE_FILE, WALK_MAX_ENTRIES, entries, walk_
 from ascend_ir_lab.dumps.zstd_log import open_zstd
 from ascend_ir_lab.errors import InputError, NoDumpsError
 from ascend_ir_lab.runs.format import STAGE_STATUS
-from ascend_ir_lab.runs.paths import inside, is_inside, refuse_special, regular_file
+from ascend_ir_lab.runs.paths import (
+    inside,
+    is_inside,
+    not_own_file,
+    refuse_special,
+    regular_file,
+)
 
 # Stage files Triton writes into a cache or dump folder, in pipeline order.
 STAGE_FILES = (
@@ -42,15 +49,37 @@ def read_bytes(path: Path) -> bytes:
     try:
         if path.suffix in _COMPRESSED:
             return read_compressed(path, _COMPRESSED[path.suffix], _MMAP_FROM)
-        size = path.stat().st_size
-        if size >= _MMAP_FROM:
-            with path.open("rb") as f:
+        # Opened without blocking and checked once open: a file swapped for a FIFO or a
+        # device after it was checked is refused here rather than hanging the read.
+        with open(os.open(path, _READ_FLAGS), "rb") as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                raise InputError(f"{path}: not a regular file; not read")
+            if st.st_size >= _MMAP_FROM:
+                _refuse_sparse(path, f.fileno(), st)
                 return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)  # type: ignore[return-value]
-        return path.read_bytes()
+            return f.read()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except (OSError, EOFError, ValueError) as exc:
         raise InputError(f"{path}: cannot read: {exc}") from None
+
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _refuse_sparse(path: Path, fd: int, st: os.stat_result) -> None:
+    """InputError for a large file with holes (`truncate -s 50G`): a compiler writes its log
+    byte by byte, and reading gigabytes of nothing would take minutes and memory."""
+    seek_hole = getattr(os, "SEEK_HOLE", None)
+    try:
+        hole = os.lseek(fd, 0, seek_hole) if seek_hole is not None else st.st_size
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError:  # a file system that cannot say
+        return
+    if hole < st.st_size:
+        raise InputError(f"{path}: a sparse file ({st.st_size} bytes, "
+                         f"{st.st_blocks * 512} on disk), not a compiler log; not read")  # fmt: skip
 
 
 class _Builder:
@@ -329,8 +358,9 @@ def _run_file(b: _Builder, folder: Path, stage: str, what: str, rel: object) -> 
         if what == "log":
             b.warnings.append(f"{folder}: stage {stage}: log {rel} is missing")
         return None
-    if not regular_file(path):
-        b.warnings.append(f"{folder}: stage {stage}: {what} {rel} is not a regular file; not read")
+    why = not_own_file(folder, path)
+    if why is not None:
+        b.warnings.append(f"{folder}: stage {stage}: {what} {rel} is {why}; not read")
         return None
     try:
         return read_bytes(path)

@@ -7,6 +7,10 @@ gathered by `ascend_ir_lab.share.report` and handed here as plain data.
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import stat
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -15,7 +19,7 @@ from ascend_ir_lab.dumps.zstd_log import open_zstd
 from ascend_ir_lab.export.html import render_html
 from ascend_ir_lab.export.notes import notes_document
 from ascend_ir_lab.export.report_md import branch_style, kernel_reproducer
-from ascend_ir_lab.runs import inside, is_cache_entry, regular_file, safe_arcname
+from ascend_ir_lab.runs import inside, is_cache_entry, is_inside, regular_file, safe_arcname
 from ascend_ir_lab.runs.paths import files_inside
 
 __all__ = ["add_readme", "cache_folder", "environment", "write_bundle"]
@@ -65,20 +69,14 @@ def _files(run: Any, relative: str) -> list[Path]:
     return list(files_inside(folder, run.path)) if folder is not None and folder.is_dir() else []
 
 
-def _add_tree(zf: zipfile.ZipFile, folder: Path, arc: str, root: Path | None = None) -> list[str]:
+def _add_tree(zf: zipfile.ZipFile, folder: Path, arc: str, root: Path | None = None,
+              left: list[str] | None = None) -> list[str]:  # fmt: skip
     """Every regular file under `folder` (inside `root`), symlinks not followed."""
     added = []
     for p in files_inside(folder, root or folder):
         name = safe_arcname(f"{arc}/{p.relative_to(folder).as_posix()}")
-        if root is not None and p.suffix == ".zst":  # a Run's compressed IR: plain text
-            try:
-                _add_log(zf, p, name.removesuffix(".zst"))
-                added.append(name.removesuffix(".zst"))
-                continue
-            except (OSError, ValueError):
-                pass  # not readable as zstd: the file goes in as it is
-        zf.write(p, name)
-        added.append(name)
+        if _add_file(zf, p, root or folder, name, root is not None, left):
+            added.append(name.removesuffix(".zst") if root is not None else name)
     return added
 
 
@@ -93,13 +91,67 @@ def _stage_logs(run: Any) -> list[tuple[Path, str]]:
     return logs
 
 
-def _add_log(zf: zipfile.ZipFile, path: Path, name: str) -> None:
-    if path.suffix != ".zst":
-        zf.write(path, name)
-        return
-    with zf.open(name, "w") as out:
-        for block in open_zstd(path).chunks():
-            out.write(block)
+_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+               | getattr(os, "O_CLOEXEC", 0))  # fmt: skip
+
+
+def _why_not(fd: int, root: Path) -> str | None:
+    """Why the file open as `fd` is not attached (None: it is). Checked on the open file,
+    so a name swapped for a link or a FIFO after the folder was walked changes nothing."""
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    if st.st_nlink > 1 and st.st_uid != os.stat(root).st_uid:
+        return "a hard link to a file of someone else"
+    hole = getattr(os, "SEEK_HOLE", None)
+    if hole is not None and st.st_size and os.lseek(fd, 0, hole) < st.st_size:
+        return f"a sparse file ({st.st_size} bytes, {st.st_blocks * 512} on disk)"
+    os.lseek(fd, 0, os.SEEK_SET)
+    proc = f"/proc/self/fd/{fd}"
+    if os.path.islink(proc) and not is_inside(root, os.readlink(proc)):
+        return "outside the Run folder"
+    return None
+
+
+def _entry(name: str, st: os.stat_result) -> zipfile.ZipInfo:
+    """The zip entry of a file: its mode, its time clamped to what zip can hold (1980-2107:
+    a file dated 1970 or 2200 by someone is attached all the same)."""
+    when = time.gmtime(min(max(st.st_mtime, 315532800), 4354819199))[:6]
+    info = zipfile.ZipInfo(name, date_time=when)
+    info.external_attr = (stat.S_IMODE(st.st_mode) | stat.S_IFREG) << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    return info
+
+
+def _add_file(zf: zipfile.ZipFile, path: Path, root: Path, name: str, unpack: bool,
+              left: list[str] | None) -> bool:  # fmt: skip
+    """Add the file `path` (of the folder `root`) as `name`, a `.zst` as its plain text when
+    `unpack`; False, and a line in `left`, when it is not attached."""
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError as exc:
+        why: str | None = f"cannot be read ({exc.strerror or exc})"
+    else:
+        with open(fd, "rb") as f:
+            why = _why_not(fd, root)
+            if why is None:
+                proc = Path(f"/proc/self/fd/{fd}")
+                if unpack and path.suffix == ".zst":
+                    try:
+                        blocks = open_zstd(proc if proc.exists() else path).chunks()
+                        with zf.open(name.removesuffix(".zst"), "w") as out:
+                            for block in blocks:
+                                out.write(block)
+                        return True
+                    except (OSError, ValueError):
+                        f.seek(0)  # not readable as zstd: the file goes in as it is
+                info = _entry(name, os.fstat(fd))
+                with zf.open(info, "w") as out:
+                    shutil.copyfileobj(f, out, 1 << 20)
+                return True
+    if left is not None:
+        left.append(f"{path.relative_to(root).as_posix()}: {why}")
+    return False
 
 
 def write_bundle(
@@ -121,13 +173,14 @@ def write_bundle(
         put("repro/kernel.py", kernel_reproducer(run))
         if (work / "pass").is_dir():
             files += _add_tree(zf, work / "pass", "repro/pass")
+        left: list[str] = facts.setdefault("left_out", [])
         for path, rel in _stage_logs(run):
-            _add_log(zf, path, f"logs/{rel}")
-            files.append(f"logs/{rel}")
+            if _add_file(zf, path, run.path, f"logs/{rel}", True, left):
+                files.append(f"logs/{rel}")
         if (run.path / "artifacts").is_dir() and inside(run.path, "artifacts"):
-            files += _add_tree(zf, run.path / "artifacts", "ir", run.path)
+            files += _add_tree(zf, run.path / "artifacts", "ir", run.path, left)
         if cache is not None:
-            files += _add_tree(zf, cache, "cache", run.path)
+            files += _add_tree(zf, cache, "cache", run.path, left)
         put("run/run.json", json.dumps(run.manifest, indent=2, ensure_ascii=False) + "\n")
         put("notes.json", notes_document(payload["notes"], str(payload["title"])))
         put(
@@ -136,8 +189,8 @@ def write_bundle(
         )
         if barrier is not None:
             for path, rel in _stage_logs(barrier):
-                _add_log(zf, path, f"barrier-all/logs/{rel}")
-                files.append(f"barrier-all/logs/{rel}")
+                if _add_file(zf, path, barrier.path, f"barrier-all/logs/{rel}", True, left):
+                    files.append(f"barrier-all/logs/{rel}")
             put(
                 "barrier-all/run.json",
                 json.dumps(barrier.manifest, indent=2, ensure_ascii=False) + "\n",

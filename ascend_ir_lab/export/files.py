@@ -17,6 +17,7 @@ from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.export.html import render_html
 from ascend_ir_lab.export.notes import read_notes
 from ascend_ir_lab.export.payload import build_payload, payload_in_making
+from ascend_ir_lab.runs.outputs import check_output, write_output
 
 __all__ = [
     "notes_or_warning",
@@ -80,16 +81,12 @@ def save_html(
     broken: list[str] = []
     if notes is None:
         notes, broken = notes_or_warning(tl.path) if tl.run is not None and tl.path else ([], [])
-    out = Path(path)
-    if out.is_dir():
-        raise InputError(f"{out} is a folder; give a file name such as {out / 'timeline.html'}")
+    out = check_output(path, "page")  # before the work: a link or a FIFO there is refused
     # The sync checker's findings come last: the page is written and packed meanwhile.
     with payload_in_making(tl, title=title, notes=notes) as payload:
         payload["warnings"] = [*payload["warnings"], *broken]
         page = render_html(payload, title=str(payload["title"]), compress=compress)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(page, encoding="utf-8")
-    return out
+    return write_output(out, page, "page")
 
 
 def save_comparison_html(
@@ -108,19 +105,14 @@ def save_comparison_html(
     from ascend_ir_lab.analysis.noise import measure_noise
     from ascend_ir_lab.export.compare_payload import build_comparison_payload
 
+    check_output(path, "page")
     ta, tb = timeline_of(a), timeline_of(b)
     builds = [timeline_of(n) for n in noise]
     measured = measure_noise([ta, *builds]) if builds else None
     na, nb = names or (_name(ta, "A"), _name(tb, "B"))
     payload = build_comparison_payload(compare(ta, tb, na, nb, noise=measured), ta, tb, title=title)
-    out = Path(path)
-    if out.is_dir():
-        raise InputError(f"{out} is a folder; give a file name such as {out / 'compare.html'}")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(
-        render_html(payload, title=str(payload["title"]), compress=compress), encoding="utf-8"
-    )
-    return out
+    page = render_html(payload, title=str(payload["title"]), compress=compress)
+    return write_output(path, page, "page")
 
 
 def _name(tl: Timeline, fallback: str) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs import inside, regular_file
+from ascend_ir_lab.runs.outputs import write_output
 
 __all__ = [
     "NOTES_FILE",
@@ -120,10 +121,9 @@ def write_notes(
 ) -> Path:
     """Write `notes` as the folder's notes.json (atomically); returns its path."""
     path = Path(folder) / NOTES_FILE
-    tmp = path.with_name(NOTES_FILE + ".tmp")
-    tmp.write_text(notes_document(notes, title), encoding="utf-8")
-    os.replace(tmp, path)
-    return path
+    if path.is_symlink():  # someone's link: replaced by the notes, never written through
+        path.unlink()
+    return write_output(path, notes_document(notes, title), "notes")
 
 
 def notebook_notes(notebook: str | os.PathLike[str], names: Iterable[str]) -> list[dict[str, Any]]:

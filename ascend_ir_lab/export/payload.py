@@ -223,13 +223,16 @@ def _ms(seconds: float | None) -> float | None:
     return None if seconds is None else round(seconds * 1000, 3)
 
 
+SOURCE_MAX_BYTES = 64 << 20  # a kernel's file; anything larger is not one
+
+
 def _run_source(tl: Timeline) -> dict[str, Any]:
     """The kernel source a Run folder carries, if any."""
-    from ascend_ir_lab.runs import inside, regular_file
+    from ascend_ir_lab.runs import run_file
 
     kernel = (tl.run or {}).get("kernel") or {}
-    path = inside(tl.path, kernel.get("source")) if tl.path else None
-    if path is None or not regular_file(path):
+    path = run_file(tl.path, kernel.get("source"), SOURCE_MAX_BYTES) if tl.path else None
+    if path is None:
         return {}
     try:
         text = path.read_bytes().decode("utf-8", "replace")

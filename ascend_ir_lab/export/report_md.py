@@ -8,7 +8,7 @@ from typing import Any
 
 from ascend_ir_lab.export.notes import note_where
 from ascend_ir_lab.export.report_sync import sync_markdown
-from ascend_ir_lab.runs import inside, regular_file
+from ascend_ir_lab.runs import run_file
 from ascend_ir_lab.safe_text import for_terminal, markdown_code, markdown_fenced, markdown_text
 
 __all__ = ["TRACKERS", "branch_style", "kernel_reproducer", "summary_markdown"]
@@ -34,9 +34,9 @@ def kernel_reproducer(run: Any) -> str:
     """The kernel's source with how it was compiled (signature, constexprs, launch) appended."""
     manifest = run.manifest
     kernel = manifest.get("kernel") or {}
-    path = inside(run.path, kernel.get("source"))
+    path = run_file(run.path, kernel.get("source"), 64 << 20)
     source = ""
-    if path is not None and regular_file(path):
+    if path is not None:
         source = path.read_text(encoding="utf-8", errors="replace")
     name = _one_line(kernel.get("name") or "kernel")
     sig = kernel.get("signature") or {}
@@ -170,4 +170,8 @@ def summary_markdown(facts: dict[str, Any], kernel: str) -> str:
             "- `sync/report.json`: the sync section as data (checker findings, aligned passes)",
             "- `environment.json`, `run/run.json`, `notes.json`"
             + (", `barrier-all/`" if facts.get("barrier_all") else ""), ""]  # fmt: skip
+    left = facts.get("left_out") or []
+    if left:
+        out += ["Not attached (the Run names them, but they are not its own plain files):", "",
+                *(f"- {markdown_text(why)}" for why in left), ""]  # fmt: skip
     return "\n".join(out)

@@ -36,14 +36,11 @@ class ComparisonView:
 
     def save_html(self, path: str) -> Any:
         """Write the offline page of the two Runs side by side; returns its path."""
-        from pathlib import Path
-
         from ascend_ir_lab.export.html import render_html
+        from ascend_ir_lab.runs.outputs import write_output
 
         payload = self.payload()
-        out = Path(path)
-        out.write_text(render_html(payload, title=str(payload["title"])), encoding="utf-8")
-        return out
+        return write_output(path, render_html(payload, title=str(payload["title"])), "page")
 
     def __repr__(self) -> str:
         return repr(self.comparison)

@@ -255,12 +255,13 @@ class RunView:
 
     def _keep_notes(self, change: dict[str, Any]) -> None:
         """Notes made in the page go to the Run folder's notes.json, where reports find them."""
+        from ascend_ir_lab.errors import InputError
         from ascend_ir_lab.export.notes import write_notes
 
         if self.run is not None:
             try:
                 write_notes(self.run.path, self.notes(), self.title())
-            except OSError as exc:  # a read-only Run from someone else: the notes stay in the page
+            except (OSError, InputError) as exc:  # a read-only Run from someone else: the notes stay in the page
                 import warnings
 
                 warnings.warn(f"notes not saved into {self.run.path}: {exc}", stacklevel=2)

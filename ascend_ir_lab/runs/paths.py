@@ -37,6 +37,35 @@ def regular_file(path: str | os.PathLike[str]) -> bool:
         return False
 
 
+def not_own_file(folder: str | os.PathLike[str], path: str | os.PathLike[str]) -> str | None:
+    """Why the file `path` of the Run folder `folder` is not read as the Run's (None: it is):
+    not a regular file, or a hard link to a file of another owner than the folder's (where
+    the system lets anyone link to any file, a stranger's Run could otherwise hold a name for
+    your ~/.ssh key: its text would then show in pages and travel in bug reports)."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return "not a regular file"
+        if st.st_nlink > 1 and st.st_uid != os.stat(folder).st_uid:
+            return "a hard link to a file of someone else"
+    except (OSError, ValueError) as exc:
+        return f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
+    return None
+
+
+def run_file(
+    folder: str | os.PathLike[str], relative: object, max_bytes: int | None = None
+) -> Path | None:
+    """`folder / relative` when it is confined (`inside`), the Run's own regular file
+    (`not_own_file`) and, with `max_bytes`, no larger; None otherwise."""
+    path = inside(folder, relative)
+    if path is None or not_own_file(folder, path) is not None:
+        return None
+    if max_bytes is not None and path.stat().st_size > max_bytes:
+        return None
+    return path
+
+
 def refuse_special(path: str | os.PathLike[str]) -> None:
     """Raise InputError for a FIFO, device or socket, before anything opens it (a FIFO
     would block the reader forever, /dev/zero would fill memory)."""

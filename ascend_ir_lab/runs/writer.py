@@ -23,14 +23,13 @@ from typing import Any
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs.format import FORMAT, KEY_ORDER, MANIFEST, safe_name, status_record
 from ascend_ir_lab.runs.manifest import has_our_format
+from ascend_ir_lab.runs.outputs import write_output
 from ascend_ir_lab.runs.reader import Run
 
 
 def write_manifest(folder: Path, manifest: Mapping[str, Any]) -> None:
     """Write run.json atomically (a temporary file renamed over it)."""
-    tmp = folder / (MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2, default=str) + "\n", encoding="utf-8")
-    os.replace(tmp, folder / MANIFEST)
+    write_output(folder / MANIFEST, json.dumps(manifest, indent=2, default=str) + "\n")
 
 
 _HELD: dict[str, FolderLock] = {}  # the folder locks this process holds, by lock file

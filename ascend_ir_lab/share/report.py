@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ from ascend_ir_lab.export.bundle import add_readme, cache_folder, environment, w
 from ascend_ir_lab.export.files import payload_of
 from ascend_ir_lab.export.report_md import kernel_reproducer, summary_markdown
 from ascend_ir_lab.runs import Run
+from ascend_ir_lab.runs.outputs import check_output, output_file, write_output
 from ascend_ir_lab.toolchains.ascend.host_facts import host_facts
 from ascend_ir_lab.toolchains.ascend.repro import make_reproducer, run_reproducer
 
@@ -103,17 +105,18 @@ def make_report(
     zip_path = Path(out)
     if zip_path.suffix != ".zip":
         zip_path = zip_path.with_name(zip_path.name + ".zip")
-    zip_path.parent.mkdir(parents=True, exist_ok=True)
+    md_path = zip_path.with_suffix(".md")
+    check_output(zip_path, "zip")  # before the work: a link or a FIFO there is refused
+    check_output(md_path, "Markdown")
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-report-") as tmp:
-        # built beside and renamed into place: a failure leaves no partial zip behind
-        partial = zip_path.with_name(f".{zip_path.name}.{os.getpid()}.partial")
-        try:
-            report = _make(run, barrier, which, partial, Path(tmp), notes, host, again)
-            os.replace(partial, zip_path)
-        finally:
-            partial.unlink(missing_ok=True)
-        md_path = zip_path.with_suffix(".md")
-        md_path.write_text(report.markdown, encoding="utf-8")
+        # built in a folder of this user's alone, then put in place whole: a failure leaves
+        # no partial zip behind, and nothing at `out` is written through
+        partial = Path(tmp) / "bundle.zip"
+        (Path(tmp) / "work").mkdir()
+        report = _make(run, barrier, which, partial, Path(tmp) / "work", notes, host, again)
+        with partial.open("rb") as built, output_file(zip_path, "zip") as fh:
+            shutil.copyfileobj(built, fh, 1 << 20)
+        write_output(md_path, report.markdown, "Markdown")
         return Report(zip_path, md_path, report.markdown, report.facts)
 
 

@@ -57,9 +57,35 @@ def kernel_file_unchanged(run: Run) -> bool:
     try:
         if not file.is_absolute() or file.resolve().is_relative_to(Path(run.path).resolve()):
             return False
+        if not_yours(file) is not None:
+            return False
         return file.read_bytes() == (Path(run.path) / "source.py").read_bytes()
     except OSError:
         return False
+
+
+def not_yours(file: Path) -> str | None:
+    """Why the kernel file a Run names is not one to import on its word (None: it is).
+
+    Importing runs the file, and the folder it lies in comes first on sys.path while it does:
+    both must be this user's alone. A file someone else owns or may change, or a folder others
+    may write into (a shared /tmp, where anyone may leave a `triton.py` beside it), is not:
+    a Run from someone else could otherwise name code it placed there."""
+    import stat
+
+    uid = os.getuid()
+    try:
+        real = file.resolve(strict=True)
+        st, folder = os.stat(real), os.stat(real.parent)
+    except (OSError, RuntimeError):
+        return f"{file}: no such kernel file"
+    if not stat.S_ISREG(st.st_mode):
+        return f"{file}: not a regular file"
+    if st.st_uid != uid or st.st_mode & 0o022:
+        return f"{file}: owned by someone else or writable by others"
+    if folder.st_uid not in (uid, 0) or folder.st_mode & 0o022:
+        return f"{real.parent}: a folder others may write into"
+    return None
 
 
 def capture_on_open(
@@ -80,8 +106,11 @@ def capture_on_open(
         except IRLabError as exc:
             return Run(run.path), str(exc).splitlines()[0]
     spec = ((run.manifest.get("extra") or {}).get("recompile") or {}).get("kernel")
+    refused = not_yours(Path(str(spec).rpartition("::")[0])) if isinstance(spec, str) else None
     why = (
-        "its kernel file changed since (or is gone)"
+        f"its kernel file is not imported on the Run's word ({refused})"
+        if refused and "no such" not in refused
+        else "its kernel file changed since (or is gone)"
         if spec
         else "its kernel was defined in a notebook cell of another session"
     )
@@ -179,6 +208,12 @@ def _kernel_of(run: Run, how: Mapping[str, Any]) -> Any:
         raise InputError(
             f"{run.path}: the kernel file it names lies inside the Run folder; a Run does not "
             "carry code to run: compile the kernel from your own file"
+        )
+    refused = not_yours(file)
+    if refused is not None and "no such" not in refused:
+        raise InputError(
+            f"{run.path}: the kernel file it names is not imported ({refused}); copy the "
+            "kernel into a folder of your own and compile it from there"
         )
     with _autotune_defined_offline():
         fn = load_kernel(str(spec))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.runs import inside, regular_file
+from ascend_ir_lab.runs import inside, refuse_special, regular_file
 from ascend_ir_lab.runs.outputs import write_output
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
 
 NOTES_FILE = "notes.json"
 NOTES_FORMAT = "ascend-ir-lab/notes@2"
+NOTEBOOK_MAX_BYTES = 1 << 30
 
 
 def _ir_line(note: Mapping[str, Any]) -> int | None:
@@ -133,12 +134,19 @@ def notebook_notes(notebook: str | os.PathLike[str], names: Iterable[str]) -> li
     are not timeline payloads are skipped, and notes come back as stored (clean_notes next).
     """
     path = Path(notebook)
+    refuse_special(path)  # a FIFO would block the read forever
     try:
-        nb = json.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as fh:
+            raw = fh.read(NOTEBOOK_MAX_BYTES + 1)
+        if len(raw) > NOTEBOOK_MAX_BYTES:
+            raise InputError(f"{path}: larger than {NOTEBOOK_MAX_BYTES >> 20} MiB; not a notebook")
+        nb = json.loads(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read the notebook: {exc}") from exc
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}:{exc.lineno}: not a notebook (not JSON: {exc.msg})") from exc
+    except RecursionError:
+        raise InputError(f"{path}: nested too deeply; not a notebook") from None
     wanted = set(names)
     seen: list[str] = []
     notes: dict[str, dict[str, Any]] = {}

@@ -122,13 +122,30 @@ def unpack_payload(obj: Mapping[str, Any]) -> dict[str, Any]:
             f"packed payload: 'data' must be a base64 string, got {type(data).__name__}"
         )
     try:
-        body = json.loads(gzip.decompress(base64.b64decode(data, validate=True)).decode("utf-8"))
-    except (binascii.Error, OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        body = json.loads(_inflate(base64.b64decode(data, validate=True)).decode("utf-8"))
+    except (binascii.Error, OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError,
+            RecursionError) as e:  # fmt: skip
         raise ValueError(f"packed payload: 'data' is not gzip+base64 of JSON ({e})") from e
     if not isinstance(body, dict):
         raise ValueError(f"packed payload: 'data' holds a {type(body).__name__}, not an object")
     body["notes"] = list(obj.get("notes") or [])
     return body
+
+
+# What a packed payload may unpack to: far above any real one (the 386-pass matmul is 616 KB),
+# and below what a page or a kernel can hold; more is a gzip bomb, not a timeline.
+UNPACKED_MAX_BYTES = 512 << 20
+
+
+def _inflate(raw: bytes) -> bytes:
+    """The one gzip member `raw` holds, decompressed no further than UNPACKED_MAX_BYTES."""
+    d = zlib.decompressobj(31)
+    out = d.decompress(raw, UNPACKED_MAX_BYTES + 1)
+    if len(out) > UNPACKED_MAX_BYTES:
+        raise ValueError(f"it unpacks to more than {UNPACKED_MAX_BYTES >> 20} MiB")
+    if not d.eof:
+        raise EOFError("the gzip data is cut short")
+    return out
 
 
 def auto_pack(payload: Mapping[str, Any], compress: bool | None) -> Mapping[str, Any]:

@@ -19,6 +19,31 @@ function base64Bytes(text: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/** What packed data may unpack to (as export.packing.UNPACKED_MAX_BYTES): more is a gzip bomb. */
+export const UNPACKED_MAX_BYTES = 512 * 1024 * 1024;
+
+/** The stream's text, read no further than UNPACKED_MAX_BYTES (a bomb stops there, not at OOM). */
+export async function boundedText(stream: ReadableStream<Uint8Array>, limit = UNPACKED_MAX_BYTES): Promise<string> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder('utf-8');
+  const parts: string[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) {
+      break;
+    }
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new PayloadError(`data: unpacks to more than ${limit / (1024 * 1024)} MiB; not a timeline`);
+    }
+    parts.push(decoder.decode(value, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}
+
 /**
  * The plain payload of a packed one, through the browser's own DecompressionStream (no network,
  * no library); anything else is returned as it is. Throws PayloadError when the data is bad.
@@ -39,8 +64,11 @@ export async function unpackPayload(raw: unknown): Promise<unknown> {
   try {
     const bytes = base64Bytes(data as string);
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-    text = await new Response(stream).text();
+    text = await boundedText(stream);
   } catch (e) {
+    if (e instanceof PayloadError) {
+      throw e;
+    }
     throw new PayloadError(`data: not gzip+base64 (${String(e)})`);
   }
   let body: unknown;

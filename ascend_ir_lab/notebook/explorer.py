@@ -261,7 +261,10 @@ class RunView:
         if self.run is not None:
             try:
                 write_notes(self.run.path, self.notes(), self.title())
-            except (OSError, InputError) as exc:  # a read-only Run from someone else: the notes stay in the page
+            except (
+                OSError,
+                InputError,
+            ) as exc:  # a read-only or hostile Run: notes stay in the page
                 import warnings
 
                 warnings.warn(f"notes not saved into {self.run.path}: {exc}", stacklevel=2)

@@ -267,7 +267,10 @@ def test_a_packed_payload_bomb_is_one_error_not_all_memory(
     with pytest.raises(ValueError, match="unpacks to more than 1 MiB"):
         packing.unpack_payload(bomb)
     nb = tmp_path / "nb.ipynb"
-    output = {"output_type": "display_data", "data": {"application/vnd.ascend-ir-lab.timeline+json": bomb}}
+    output = {
+        "output_type": "display_data",
+        "data": {"application/vnd.ascend-ir-lab.timeline+json": bomb},
+    }
     nb.write_text(json.dumps({"cells": [{"cell_type": "code", "outputs": [output]}]}))
     assert notebook_notes(nb, ["run"]) == []  # the title matches; the bomb is not opened
 

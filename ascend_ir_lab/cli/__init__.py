@@ -80,13 +80,19 @@ _SKIPPED = _Skipped()
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit code (2: nothing could be read or done)."""
     words = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
-    args = parser.parse_args(words)
+    streams = sys.stdout, sys.stderr
+    # wrapped before parsing too: argparse echoes unknown arguments (a name from a log) as given
+    sys.stdout, sys.stderr = TerminalText(streams[0]), TerminalText(streams[1])
+    try:
+        parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
+        args = parser.parse_args(words)
+    except BaseException:
+        sys.stdout, sys.stderr = streams
+        raise
     if not getattr(args, "handler", None):
         parser.print_help()
+        sys.stdout, sys.stderr = streams
         return 2
-    streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = TerminalText(streams[0]), TerminalText(streams[1])
     try:
         return int(args.handler(args) or 0)
     except IRLabError as exc:

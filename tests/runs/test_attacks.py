@@ -286,3 +286,15 @@ def test_a_notebook_that_is_a_fifo_is_one_error(
     except Hung:
         pytest.fail("--notebook FIFO blocked")
     assert code == 2 and "a FIFO, not a file" in _error(capsys, "report")
+
+
+def test_arguments_echoed_by_the_parser_reach_the_terminal_as_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    streams = sys.stdout, sys.stderr
+    with pytest.raises(SystemExit):  # a name from a log, pasted into a command line
+        main(["show", str(tmp_path), "0", "--x", "\x1b]0;pwned\x07\x1b[2J\u202e"])
+    err = capsys.readouterr().err
+    assert "unrecognized arguments" in err and "<U+202E>" in err
+    assert "\x1b" not in err and "\x07" not in err and "\u202e" not in err
+    assert (sys.stdout, sys.stderr) == streams  # the streams come back as they were

@@ -11,7 +11,9 @@ from ascend_ir_lab.analysis.ops import OpChange
 from ascend_ir_lab.cli.common import dump_ref, open_source, select, warn
 from ascend_ir_lab.cli.jsonout import emit
 from ascend_ir_lab.dumps import Timeline
+from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs import run_file
+from ascend_ir_lab.runs.paths import read_small
 
 
 def _change(tl: Timeline, c: OpChange) -> dict[str, Any]:
@@ -141,8 +143,8 @@ def _python_line(tl: Timeline, number: int) -> str:
     source = ((tl.run or {}).get("kernel") or {}).get("source")
     path = run_file(tl.path, source, 64 << 20) if tl.path else None
     try:
-        text = path.read_text(errors="replace").splitlines() if path else []
-    except OSError:
+        text = read_small(path, 64 << 20).decode("utf-8", "replace").splitlines() if path else []
+    except InputError:
         return ""
     return text[number - 1].strip() if 0 < number <= len(text) else ""
 

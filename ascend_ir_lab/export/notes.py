@@ -18,6 +18,7 @@ from typing import Any
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs import inside, refuse_special, regular_file
 from ascend_ir_lab.runs.outputs import write_output
+from ascend_ir_lab.runs.paths import read_small
 
 __all__ = [
     "NOTES_FILE",
@@ -91,7 +92,7 @@ def read_notes(folder: str | os.PathLike[str]) -> list[dict[str, Any]]:
     if path is None or not regular_file(path):
         return []
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"), parse_constant=_no_constant)
+        data = json.loads(read_small(path, 64 << 20).decode("utf-8"), parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from exc
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:

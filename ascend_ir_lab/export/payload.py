@@ -228,15 +228,16 @@ SOURCE_MAX_BYTES = 64 << 20  # a kernel's file; anything larger is not one
 
 def _run_source(tl: Timeline) -> dict[str, Any]:
     """The kernel source a Run folder carries, if any."""
-    from ascend_ir_lab.runs import run_file
+    from ascend_ir_lab.errors import InputError
+    from ascend_ir_lab.runs.paths import read_small, run_file
 
     kernel = (tl.run or {}).get("kernel") or {}
     path = run_file(tl.path, kernel.get("source"), SOURCE_MAX_BYTES) if tl.path else None
     if path is None:
         return {}
     try:
-        text = path.read_bytes().decode("utf-8", "replace")
-    except OSError:
+        text = read_small(path, SOURCE_MAX_BYTES).decode("utf-8", "replace")
+    except InputError:
         return {}
     return {
         "file": kernel.get("file") or path.name,

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable
 from typing import Any
 
+from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.export.notes import note_where
 from ascend_ir_lab.export.report_sync import sync_markdown
 from ascend_ir_lab.runs import run_file
+from ascend_ir_lab.runs.paths import read_small
 from ascend_ir_lab.safe_text import for_terminal, markdown_code, markdown_fenced, markdown_text
 
 __all__ = ["TRACKERS", "branch_style", "kernel_reproducer", "summary_markdown"]
@@ -37,7 +40,8 @@ def kernel_reproducer(run: Any) -> str:
     path = run_file(run.path, kernel.get("source"), 64 << 20)
     source = ""
     if path is not None:
-        source = path.read_text(encoding="utf-8", errors="replace")
+        with contextlib.suppress(InputError):
+            source = read_small(path, 64 << 20).decode("utf-8", "replace")
     name = _one_line(kernel.get("name") or "kernel")
     sig = kernel.get("signature") or {}
     consts = kernel.get("constexprs") or {}

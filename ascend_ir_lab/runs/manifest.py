@@ -8,7 +8,7 @@ from typing import Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs.format import MANIFEST
-from ascend_ir_lab.runs.paths import inside, refuse_special
+from ascend_ir_lab.runs.paths import inside, read_small, refuse_special
 from ascend_ir_lab.runs.validate import (
     MAX_MANIFEST_BYTES,
     ManifestError,
@@ -30,10 +30,9 @@ def read_manifest(folder: str | os.PathLike[str]) -> tuple[dict[str, Any], list[
         raise ManifestError(f"{path}: a link out of the Run folder; not read")
     refuse_special(path)
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_MANIFEST_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        data = read_small(path, MAX_MANIFEST_BYTES)
+    except InputError as exc:
+        raise ManifestError(str(exc)) from None
     return check_manifest(parse_manifest(data, path), folder)
 
 

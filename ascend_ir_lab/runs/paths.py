@@ -66,6 +66,30 @@ def run_file(
     return path
 
 
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def read_small(path: str | os.PathLike[str], max_bytes: int) -> bytes:
+    """The bytes of a small file someone else made (a manifest, notes, a kernel's source):
+    opened without blocking and checked once open (a FIFO or device swapped in after a check
+    is refused, not waited on), and InputError beyond `max_bytes` (never read whole)."""
+    try:
+        with open(os.open(path, _READ_FLAGS), "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                raise InputError(f"{path}: not a regular file; not read")
+            if st.st_size > max_bytes:
+                raise InputError(f"{path}: {st.st_size} bytes, more than such a file holds")
+            data = fh.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:  # it grew while read
+        raise InputError(f"{path}: more than {max_bytes} bytes, more than such a file holds")
+    return data
+
+
 def refuse_special(path: str | os.PathLike[str]) -> None:
     """Raise InputError for a FIFO, device or socket, before anything opens it (a FIFO
     would block the reader forever, /dev/zero would fill memory)."""

@@ -298,3 +298,32 @@ def test_arguments_echoed_by_the_parser_reach_the_terminal_as_text(
     assert "unrecognized arguments" in err and "<U+202E>" in err
     assert "\x1b" not in err and "\x07" not in err and "\u202e" not in err
     assert (sys.stdout, sys.stderr) == streams  # the streams come back as they were
+
+
+@pytest.mark.parametrize("name", ["run.json", "notes.json", "source.py"])
+def test_small_files_of_a_run_swapped_for_fifos_or_sparse_never_hang_or_fill_memory(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], deadline: None
+) -> None:
+    from ascend_ir_lab.runs.paths import read_small
+
+    run = _run(tmp_path)
+    m = json.loads((run / "run.json").read_text())
+    m["kernel"] = {"name": "k", "source": "source.py", "first_line": 1}
+    (run / "run.json").write_text(json.dumps(m))
+    os.mkfifo(tmp_path / "fifo")
+    try:  # the read after a check, on a FIFO swapped in meanwhile
+        with pytest.raises(InputError, match="not a regular file"):
+            read_small(tmp_path / "fifo", 1 << 20)
+    except Hung:
+        pytest.fail("a FIFO blocked the read")
+    if name != "run.json":
+        _sparse(run / name, 20 << 30)  # 20 GB of nothing where a small file should be
+        assert main(["html", str(run), "-o", str(tmp_path / "p.html")]) == 0
+        assert main(["report", str(run), "-o", str(tmp_path / "bug")]) == 0
+        assert main(["source", str(run), "1"]) in (0, 2)
+        out = capsys.readouterr()
+        assert "Traceback" not in out.err
+    else:
+        _sparse(run / name, 20 << 30)
+        assert main(["inspect", str(run)]) == 2
+        assert "more than" in _error(capsys, "inspect")

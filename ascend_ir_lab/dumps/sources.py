@@ -43,9 +43,10 @@ _COMPRESSED = {".gz": open_gzip, ".zst": open_zstd}
 _META_MAX_BYTES = 1 << 20
 
 
-def read_bytes(path: Path) -> bytes:
+def read_bytes(path: Path, within: Path | None = None) -> bytes:
     """The bytes of a file: `.gz` and `.zst` as blocks decompressed on demand (BlockText),
-    memory-mapped when large."""
+    memory-mapped when large; with `within`, a plain file must still lie in that folder once
+    open (a name swapped for a link out after its check is refused)."""
     try:
         if path.suffix in _COMPRESSED:
             return read_compressed(path, _COMPRESSED[path.suffix], _MMAP_FROM)
@@ -55,6 +56,8 @@ def read_bytes(path: Path) -> bytes:
             st = os.fstat(f.fileno())
             if not stat.S_ISREG(st.st_mode):
                 raise InputError(f"{path}: not a regular file; not read")
+            if within is not None and not _opened_inside(f.fileno(), within):
+                raise InputError(f"{path}: lies outside the Run folder once open; not read")
             if st.st_size >= _MMAP_FROM:
                 _refuse_sparse(path, f.fileno(), st)
                 return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)  # type: ignore[return-value]
@@ -66,6 +69,15 @@ def read_bytes(path: Path) -> bytes:
 
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _opened_inside(fd: int, folder: Path) -> bool:
+    """Whether the file open as `fd` lies in `folder` (where /proc tells; else: yes, the
+    path was checked before the open)."""
+    try:
+        return is_inside(folder, os.readlink(f"/proc/self/fd/{fd}"))
+    except OSError:
+        return True
 
 
 def _refuse_sparse(path: Path, fd: int, st: os.stat_result) -> None:
@@ -363,7 +375,7 @@ def _run_file(b: _Builder, folder: Path, stage: str, what: str, rel: object) -> 
         b.warnings.append(f"{folder}: stage {stage}: {what} {rel} is {why}; not read")
         return None
     try:
-        return read_bytes(path)
+        return read_bytes(path, within=folder)
     except InputError as exc:
         b.warnings.append(f"stage {stage}: {exc}; not read")
         return None

@@ -4,6 +4,7 @@ inside the Run folder once symlinks are resolved."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
@@ -105,10 +106,17 @@ def refuse_special(path: str | os.PathLike[str]) -> None:
 
 
 def safe_arcname(name: str) -> str:
-    """A zip entry name with no `..`, no leading `/`, no drive and no empty parts."""
+    """A zip entry name with no `..`, no leading `/`, no drive and no empty parts, and no
+    character that `unzip` would print raw to a terminal (controls, bidi) or that Windows
+    reads as syntax (`:` opens an alternate data stream, `<>"|?*`): each becomes `_`."""
     parts = [p for p in PurePosixPath(name.replace("\\", "/")).parts if p not in ("", ".", "..")]
     parts = [p for p in parts if p != "/" and not (len(p) == 2 and p[1] == ":")]
-    return "/".join(parts) or "_"
+    joined = "/".join(parts) or "_"
+    return joined if _ARC_SAFE.fullmatch(joined) else _ARC_BAD.sub("_", joined)
+
+
+_ARC_SAFE = re.compile(r"[A-Za-z0-9._+\-/ #@=,~%()\[\]{}]*")
+_ARC_BAD = re.compile('[\x00-\x1f\x7f-\x9f:<>"|?*\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]')
 
 
 def files_inside(folder: Path, root: Path) -> Iterator[Path]:

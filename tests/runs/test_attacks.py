@@ -327,3 +327,23 @@ def test_small_files_of_a_run_swapped_for_fifos_or_sparse_never_hang_or_fill_mem
         _sparse(run / name, 20 << 30)
         assert main(["inspect", str(run)]) == 2
         assert "more than" in _error(capsys, "inspect")
+
+
+def test_zip_entry_names_carry_no_terminal_or_windows_syntax(tmp_path: Path) -> None:
+    run = _run(tmp_path)
+    hostile = "a\x1b]0;pwned\x07\u202eb:c|d.mlir"  # what `unzip -l` would print raw
+    (run / "artifacts" / hostile).write_text("module {}\n")
+    names = set(_zip(make_report(run, out=tmp_path / "bug", host=HOST).zip_path))
+    assert "ir/a_]0;pwned__b_c_d.mlir" in names
+    for name in names:
+        assert name.isprintable() and not set(name) & set(':<>"|?*\\\u202e'), name
+
+
+def test_a_log_swapped_for_a_link_out_after_its_check_is_not_read(tmp_path: Path) -> None:
+    secret = make_secret(tmp_path)
+    run = _run(tmp_path)
+    (run / LOG).unlink()
+    (run / LOG).symlink_to(secret / "passwd")  # as if swapped between the check and the open
+    with pytest.raises(InputError, match="outside the Run folder once open"):
+        read_bytes(run / LOG, within=run)
+    assert read_bytes(run / "artifacts" / "output.mlir", within=run).startswith(b"module")

@@ -347,3 +347,20 @@ def test_a_log_swapped_for_a_link_out_after_its_check_is_not_read(tmp_path: Path
     with pytest.raises(InputError, match="outside the Run folder once open"):
         read_bytes(run / LOG, within=run)
     assert read_bytes(run / "artifacts" / "output.mlir", within=run).startswith(b"module")
+
+
+@needs_ascend
+def test_flags_a_cheap_record_names_reach_no_command_line_on_open(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marker = tmp_path / "RAN"
+    mine = tmp_path / "mine"  # the user's own tutorial file, at a path anyone could guess
+    mine.mkdir()
+    run = _cheap_record(tmp_path / "a", _planted(mine, marker))
+    m = json.loads((run / "run.json").read_text())
+    m["extra"]["recompile"]["bishengir_flags"] = ["--load-pass-plugin=/tmp/evil.so"]
+    (run / "run.json").write_text(json.dumps(m))
+    assert main(["inspect", str(run)]) == 0
+    err = capsys.readouterr().err
+    assert not marker.exists()
+    assert "flags the Run names (--load-pass-plugin=/tmp/evil.so)" in err

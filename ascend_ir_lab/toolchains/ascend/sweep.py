@@ -100,7 +100,8 @@ def capture_on_open(
     with a line saying how to capture it."""
     if passes_captured(run):
         return run, None
-    if kernel_known(run) or kernel_file_unchanged(run):
+    flags = _recorded_flags(run)
+    if kernel_known(run) or (kernel_file_unchanged(run) and not flags):
         try:
             return (capture or capture_passes)(run, progress=progress), None
         except IRLabError as exc:
@@ -108,7 +109,10 @@ def capture_on_open(
     spec = ((run.manifest.get("extra") or {}).get("recompile") or {}).get("kernel")
     refused = not_yours(Path(str(spec).rpartition("::")[0])) if isinstance(spec, str) else None
     why = (
-        f"its kernel file is not imported on the Run's word ({refused})"
+        f"its compile passes bishengir-compile flags the Run names ({' '.join(flags)[:200]}), "
+        "which only a command you give passes on"
+        if flags and not refused
+        else f"its kernel file is not imported on the Run's word ({refused})"
         if refused and "no such" not in refused
         else "its kernel file changed since (or is gone)"
         if spec
@@ -120,6 +124,14 @@ def capture_on_open(
         f"every pass, importing {spec or 'its kernel'}"
     )
     return run, note
+
+
+def _recorded_flags(run: Run) -> list[str]:
+    """The bishengir-compile flags the record says its compile took (a Run from someone else
+    may name any: a plugin to load, a file to write), as text."""
+    how = (run.manifest.get("extra") or {}).get("recompile")
+    flags = how.get("bishengir_flags") if isinstance(how, dict) else None
+    return [str(f) for f in flags] if isinstance(flags, list) else [] if not flags else [str(flags)]
 
 
 def passes_captured(run: Run) -> bool:

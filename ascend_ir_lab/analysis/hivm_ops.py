@@ -60,6 +60,7 @@ class HivmOp:
 
 _PARENS = re.compile(r"[()]")
 
+
 def _operands(text: str, keyword: str) -> list[tuple[str, str]]:
     """`ins(%a, %b : T1, T2)` -> [(%a, space of T1), ...] (non-values left out)."""
     at = text.find(f"{keyword}(")

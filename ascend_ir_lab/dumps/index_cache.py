@@ -19,7 +19,6 @@ checker's findings), each with the signature of the code that computed it.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import marshal
 import os
@@ -66,13 +65,14 @@ def keep_index(name: Path, idx: LogIndex) -> bool:
     could not be written.
 
     Where a core is idle, a forked copy writes it while this process goes on (True: it is
-    being written; `settle` waits for it, and this process waits for it before it exits)."""
+    being written; `settle` waits for it). This process does not wait for it to exit: a
+    command is done when its output is, and the copy finishes the file on its own (a name is
+    only ever a complete file; a copy that fails leaves none, and the next read reads the log).
+    """
     settle()
     if len(idx.dumps) >= BACKGROUND_FROM:
         pending = forked.in_parallel(lambda: _write_index(name, idx))
         if pending.started:
-            if not _writing:
-                atexit.register(settle)
             _writing.append((os.getpid(), pending))
             _names_writing.add(name)
             return True

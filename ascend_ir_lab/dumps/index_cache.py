@@ -33,7 +33,7 @@ INDEX_FROM = 32 << 20  # smaller logs are read faster than an index is checked a
 KEEP = 32  # indexes kept at most
 BACKGROUND_FROM = 2000  # Dumps from which a forked copy writes the index (a fork costs ~1 ms)
 _writing: list[tuple[int, forked.Pending]] = []  # (pid of the writer's parent, its result)
-_FORMAT = 1
+_FORMAT = 2
 # The modules whose reading an index records: any change to one of them is a new index.
 _READER = ("body", "headers", "model", "parallel", "reader", "index_cache", "timeline")
 

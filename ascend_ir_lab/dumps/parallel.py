@@ -18,7 +18,8 @@ from typing import Any
 from ascend_ir_lab import forked
 from ascend_ir_lab.dumps.headers import parse_header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
-from ascend_ir_lab.dumps.reader import CANDIDATE_LINE, LogIndex, index_part
+from ascend_ir_lab.dumps.reader import LogIndex, index_part
+from ascend_ir_lab.dumps.scan import CANDIDATE_LINE
 from ascend_ir_lab.forked import Pending
 
 PARALLEL_FROM = 64 << 20  # smaller logs are read serially

@@ -17,6 +17,7 @@ from ascend_ir_lab.dumps.packed import compression_of, read_streamed, unread_com
 from ascend_ir_lab.dumps.parallel import index_in_parts
 from ascend_ir_lab.dumps.prefixes import Stream, line_prefixes, split_streams, to_source
 from ascend_ir_lab.dumps.reader import LogIndex, index_log
+from ascend_ir_lab.dumps.scan import find_headers
 from ascend_ir_lab.dumps.timeline import Timeline
 from ascend_ir_lab.dumps.zstd_log import open_zstd
 from ascend_ir_lab.errors import InputError
@@ -144,6 +145,13 @@ def _index(path: Path, data: bytes, stage: str) -> tuple[LogIndex, Path | None, 
     kept = kept_index(name) if name is not None else None
     if kept is not None:
         return kept, name, []
+    first = next(find_headers(data), None)
+    if first is not None and first[0] and data[first[0] - 1 : first[0]] != b"\n":
+        # the first header has output before it on its line: a prefix every line carries?
+        leads = [(data.rfind(b"\n", 0, s) + 1, s) for s, _, _ in find_headers(data)]
+        patterns = line_prefixes(data, [(a, s) for a, s in leads if a < s])
+        if patterns:  # read as streams alone: indexing the prefixed text first is wasted
+            return LogIndex(), None, patterns
     idx = index_in_parts(data, stage=stage, log_id=0)
     if idx is None:  # a small log, or one that cannot be read on several cores
         idx = index_log(data, stage=stage, log_id=0)

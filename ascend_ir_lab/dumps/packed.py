@@ -8,6 +8,7 @@ plain log is); a truncated or damaged stream is read as far as it goes, with a w
 from __future__ import annotations
 
 import mmap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,43 +40,62 @@ def read_streamed(path: Path, kind: str, limit: int) -> bytes:
     """The text of the compressed log `path`: bytes under `limit`, else mapped."""
     import tempfile
 
-    reader = _open(path, kind)
     problems: list[str] = []
     size = 0
     with tempfile.TemporaryFile(prefix="ascend-ir-lab-log-") as spill:
         parts: list[bytes] = []
-        try:
-            with reader:
-                while chunk := reader.read(_CHUNK):
-                    size += len(chunk)
-                    if size < limit:
-                        parts.append(chunk)
-                        continue
-                    if parts:
-                        spill.writelines(parts)
-                        parts = []
-                    spill.write(chunk)
-        except EOFError:
-            problems.append(f"the .{kind} file ends early (truncated)")
-        except (OSError, ValueError) as exc:
-            problems.append(f"damaged {kind} data ({exc})")
+        for chunk in _decompressed(path, kind, problems):
+            size += len(chunk)
+            if size < limit:
+                parts.append(chunk)
+                continue
+            if parts:
+                spill.writelines(parts)
+                parts = []
+            spill.write(chunk)
         warnings = [f"{path}: {p}; read as far as it goes ({size} bytes)" for p in problems]
         if size < limit or not size:
             whole = WarnedBytes(b"".join(parts))
             whole.warnings = warnings
             return whole if warnings else bytes(whole)
-        spill.writelines(parts)
         spill.flush()
         mapped = WarnedMap(spill.fileno(), 0, access=mmap.ACCESS_READ)
         mapped.warnings = warnings
         return mapped  # type: ignore[return-value]
 
 
-def _open(path: Path, kind: str) -> Any:
+def _decompressed(path: Path, kind: str, problems: list[str]) -> Iterator[bytes]:
+    """The output of the streams of `path`, one after another, chunk by chunk; why it
+    ended early goes to `problems`."""
+    d = _decompressor(kind)
+    with path.open("rb") as f:
+        while data := f.read(_CHUNK):
+            while data:
+                try:
+                    out = d.decompress(data)
+                except (OSError, ValueError, EOFError) as exc:
+                    problems.append(f"damaged {kind} data ({exc})")
+                    return
+                if out:
+                    yield out
+                data = b""
+                if d.eof:
+                    rest = d.unused_data
+                    if not rest.strip(b"\0"):  # stream padding ends the log
+                        return
+                    d, data = _decompressor(kind), rest
+    if not d.eof:
+        problems.append(f"the .{SUFFIX_OF[kind]} file ends early (truncated)")
+
+
+SUFFIX_OF = {"xz": "xz", "lzma": "lzma", "bzip2": "bz2"}
+
+
+def _decompressor(kind: str) -> Any:
     if kind == "bzip2":
         import bz2
 
-        return bz2.open(path, "rb")
+        return bz2.BZ2Decompressor()
     import lzma
 
-    return lzma.open(path, "rb", format=lzma.FORMAT_ALONE if kind == "lzma" else lzma.FORMAT_XZ)
+    return lzma.LZMADecompressor(lzma.FORMAT_ALONE if kind == "lzma" else lzma.FORMAT_XZ)

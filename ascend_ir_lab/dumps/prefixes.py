@@ -16,6 +16,7 @@ import bisect
 import re
 from array import array
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from ascend_ir_lab.dumps.reader import LogIndex
 
@@ -84,6 +85,14 @@ class Stream:
         off = pos - self.starts[i]
         return self.sources[i] + (self.cuts[i] + off if off else 0)
 
+    def source_end(self, pos: int) -> int:
+        """The file offset of the end of a range that ends at `pos` of `text`: one past
+        the file byte of its last byte (the lines of other streams after it not in it)."""
+        if pos <= 0 or not self.starts:
+            return self.source(0)
+        i = bisect.bisect_right(self.starts, pos - 1) - 1
+        return self.sources[i] + self.cuts[i] + (pos - self.starts[i])
+
     def local(self, pos: int) -> int:
         """The offset in `text` of file offset `pos` (the inverse of `source`)."""
         if not self.sources:
@@ -97,7 +106,7 @@ class Stream:
 
 
 def line_prefixes(data: bytes, leads: list[tuple[int, int]]) -> list[bytes]:
-    """The patterns of the prefixes that header lines carry and the line after each carries
+    """The patterns of the prefixes that header lines carry and the lines after them carry
     too (the other leads are output a header was glued to: no prefix)."""
     found: dict[bytes, None] = {}
     for line_start, header_start in leads:
@@ -107,64 +116,65 @@ def line_prefixes(data: bytes, leads: list[tuple[int, int]]) -> list[bytes]:
         pattern = prefix_pattern(lead)
         if pattern in found:
             continue
-        nl = data.find(b"\n", header_start)
-        if nl < 0:
-            continue
-        following = bytes(data[nl + 1 : nl + 1 + len(lead) + 64])
-        if re.match(pattern, following):
+        if _carried(data, re.compile(pattern), header_start):
             found[pattern] = None
             if len(found) >= MAX_STREAMS:
                 break
     return list(found)
 
 
+_LOOK_LINES = 16  # lines after a header looked at for its prefix (other streams between)
+
+
+def _carried(data: bytes, pattern: re.Pattern[bytes], header_start: int) -> bool:
+    """Whether one of the lines after the header at `header_start` that holds no header
+    itself carries the prefix `pattern` (a header's own prefix can be glued text: then the
+    IR after it carries none, whatever the next header line carries)."""
+    pos = data.find(b"\n", header_start) + 1
+    for _ in range(_LOOK_LINES):
+        if pos <= 0 or pos >= len(data):
+            return False
+        nl = data.find(b"\n", pos, pos + 65536)
+        line = bytes(data[pos : nl if nl >= 0 else pos + 65536])
+        if b"IR Dump" not in line and pattern.match(line):
+            return True
+        pos = nl + 1
+    return False
+
+
 def split_streams(data: bytes, patterns: list[bytes]) -> list[Stream]:
     """`data` split into one Stream per prefix pattern, and one (first) of the lines that
-    carry none; every line of `data` in exactly one of them."""
-    plain = Stream(b"", None, size=len(data))
-    compiled = [re.compile(p) for p in patterns]
-    streams = [Stream(b"", p, size=len(data)) for p in compiled]
-    texts: list[list[bytes]] = [[] for _ in range(len(streams) + 1)]
-    lengths = [0] * (len(streams) + 1)
+    carry none; every line of `data` in exactly one of them (a line two patterns match in
+    the first's). Each Stream is gathered by one search over the file."""
     whole = bytes(data)
-    pos, size, last = 0, len(whole), 0
-    while pos < size:
-        nl = whole.find(b"\n", pos)
-        stop = size if nl < 0 else nl + 1
-        line = whole[pos:stop]
-        k, cut = -1, 0
-        m = compiled[last].match(line) if compiled else None
-        if m is not None:
-            k, cut = last, m.end()
-        else:
-            for j, pattern in enumerate(compiled):
-                m = pattern.match(line)
-                if m is not None:
-                    k, cut, last = j, m.end(), j
-                    break
-        s = streams[k] if k >= 0 else plain
-        if k >= 0 and not s.prefix:
-            s.prefix = line[:cut]
-        slot = k + 1
-        s.starts.append(lengths[slot])
-        s.sources.append(pos)
-        s.cuts.append(cut)
-        texts[slot].append(line[cut:] if cut else line)
-        lengths[slot] += stop - pos - cut
-        pos = stop
-    for s, parts in zip((plain, *streams), texts, strict=True):
-        s.text = b"".join(parts)
-    return [plain, *streams]
+    line = rb"([^\n]*(?:\n|\Z))"
+    out = []
+    for k in range(len(patterns) + 1):
+        earlier = b"|".join(patterns[:k] if k < len(patterns) else patterns)
+        avoid = rb"(?!(?:" + earlier + rb"))" if earlier else b""
+        own = rb"(?:" + patterns[k] + rb")" if k < len(patterns) else b""
+        search = re.compile(rb"^" + avoid + own + line, re.M).finditer(whole)
+        found = [m for m in search if m.end() > m.start()]  # not the end after a last newline
+        stream = Stream(b"", re.compile(patterns[k]) if own else None, size=len(whole))
+        stream.sources = array("q", [m.start() for m in found])
+        stream.cuts = array("q", [m.start(1) - m.start() for m in found])
+        stream.starts = array("q", accumulate([m.end() - m.start(1) for m in found], initial=0))
+        stream.starts.pop()
+        stream.text = b"".join([m.group(1) for m in found])
+        if own and found:
+            stream.prefix = whole[found[0].start() : found[0].start(1)]
+        out.append(stream)
+    return [out[-1], *out[:-1]]
 
 
 def to_source(idx: LogIndex, stream: Stream) -> LogIndex:
     """`idx`, read from `stream.text`, with every offset mapped into the file."""
-    at = stream.source
+    at, to = stream.source, stream.source_end
     for d in idx.dumps:
         d.start, d.body_start = at(d.start), at(d.body_start)
-        d.body_end, d.end = at(d.body_end), at(d.end)
+        d.body_end, d.end = to(d.body_end), to(d.end)
     for m in idx.messages:
-        m.start, m.end = at(m.start), at(m.end)
+        m.start, m.end = at(m.start), to(m.end)
     for g in idx.segments:
-        g.start, g.end = at(g.start), at(g.end)
+        g.start, g.end = at(g.start), to(g.end)
     return idx

@@ -67,13 +67,19 @@ def index_part(
     dumps, segments = out.dumps, out.segments
     index = first_index
     last = len(headers) - 1
+    first = headers[0][0] if headers else 0
+    glued = first > 0 and data[first - 1 : first] != b"\n"
     for n, (start, body_start, header) in enumerate(headers):
-        region_end = headers[n + 1][0] if n < last else size
-        if start and data[start - 1 : start] != b"\n":  # other output before it on its line
+        if glued:  # other output before it on its line
             out.leads.append((data.rfind(b"\n", 0, start) + 1, start))
+        next_start = headers[n + 1][0] if n < last else size
+        region_end = next_start
+        glued = n < last and data[next_start - 1 : next_start] != b"\n"
+        if glued:  # the next header's line starts with other output: text, not this IR
+            region_end = max(data.rfind(b"\n", body_start, next_start) + 1, body_start)
         if header.banner:
             _add_banner(out, data, start, body_start, header, stage, log_id, index - 1)
-            _add_text(out, data, body_start, region_end, stage, log_id, index - 1)
+            _add_text(out, data, body_start, next_start, stage, log_id, index - 1)
             continue
         if header.inline_body:  # the IR starts on the header line, after its stars
             body_start = start + data[start:body_start].find(b"***", 4) + 3
@@ -82,8 +88,8 @@ def index_part(
             dump = _dump(data, header, stage, log_id, index, start, body_start, region_end)
         dumps.append(dump)
         segments.append(Segment("dump", start, dump.end, index))
-        if dump.end < region_end:
-            _add_text(out, data, dump.end, region_end, stage, log_id, index)
+        if dump.end < next_start:
+            _add_text(out, data, dump.end, next_start, stage, log_id, index)
         if dump.truncated and n == last and hi == len(data):
             out.warnings.append(
                 f"stage {stage}: the last dump ({header.pass_name}) is truncated: "

@@ -15,7 +15,13 @@ from ascend_ir_lab.dumps.log_cache import read_compressed
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message, Segment
 from ascend_ir_lab.dumps.packed import compression_of, read_streamed, unread_compression
 from ascend_ir_lab.dumps.parallel import index_in_parts
-from ascend_ir_lab.dumps.prefixes import Stream, line_prefixes, split_streams, to_source
+from ascend_ir_lab.dumps.prefixes import (
+    Stream,
+    line_prefixes,
+    split_streams,
+    stream_tag,
+    to_source,
+)
 from ascend_ir_lab.dumps.reader import LogIndex, index_log
 from ascend_ir_lab.dumps.scan import find_headers
 from ascend_ir_lab.dumps.timeline import Timeline
@@ -92,13 +98,15 @@ class LogBuilder:
         """A log whose lines carry prefixes: each stream read as a log of its own."""
         out = LogIndex()
         streams = split_streams(data, patterns)
-        for stream in streams:
+        for k, stream in enumerate(streams):
             if not stream.text:
                 continue
-            idx = to_source(index_log(stream.text, stage=stage, log_id=0), stream)
+            # two streams or more: each a stage of its own, named by its tag (`log-rank0`)
+            name = stage if k == 0 or len(streams) < 3 else f"{stage}-{stream_tag(stream, k)}"
+            idx = to_source(index_log(stream.text, stage=name, log_id=0), stream)
             if stream.pattern is not None:
                 self.streams[len(self.logs)] = stream
-            self._add_index(path, data, stage, idx, stream.prefix.decode("utf-8", "replace"))
+            self._add_index(path, data, name, idx, stream.prefix.decode("utf-8", "replace"))
             out.dumps.extend(idx.dumps)
             out.messages.extend(idx.messages)
         named = [s.prefix.decode("utf-8", "replace").strip() for s in streams[1:]]

@@ -26,6 +26,7 @@ MAX_STREAMS = 64  # distinct prefixes read as streams; lines of others stay text
 # before a right-aligned number (`[    1.234]`) varies with it.
 _STAMP = re.compile(
     rb" *(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+    rb"(?: [0-9a-f]{2}[OE]\+?(?= ))?"  # GitLab's stream after it: `00O`, `01E`, `00O+`
     rb"|\d\d:\d\d:\d\d(?:[.,]\d+)?|\d+\.\d+s?)"
 )
 _TRAILING_SPACE = re.compile(rb"[ \t]+$")
@@ -165,6 +166,17 @@ def split_streams(data: bytes, patterns: list[bytes]) -> list[Stream]:
             stream.prefix = whole[found[0].start() : found[0].start(1)]
         out.append(stream)
     return [out[-1], *out[:-1]]
+
+
+_TAG_PART = re.compile(rb"[\w.,/-]+")
+
+
+def stream_tag(stream: Stream, k: int) -> str:
+    """A short name of a stream from its prefix, timestamps and escapes aside (`rank0`,
+    `1,0-stderr`, `compiler-1`); `stream<k>` where the prefix names nothing else."""
+    text = _STAMP.sub(b" ", _ESCAPE.sub(b"", stream.prefix))
+    tag = b"-".join(_TAG_PART.findall(text)).decode("utf-8", "replace")
+    return tag or f"stream{k}"
 
 
 def to_source(idx: LogIndex, stream: Stream) -> LogIndex:

@@ -85,14 +85,27 @@ def test_two_ranks_interleaved_line_by_line(tmp_path: Path) -> None:
         lines += [b"[rank0]:" + rank0[k]] if k < len(rank0) else []
         lines += [b"[rank1]:" + rank1[k]] if k < len(rank1) else []
     tl = _read(tmp_path, b"".join(lines))
-    got = [(d.label, tl.logs[d.log_id].prefix, tl.raw(d)) for d in tl.dumps]
+    got = [(d.stage, d.label, tl.logs[d.log_id].prefix, tl.raw(d)) for d in tl.dumps]
     assert got == [
-        ("cse", "[rank0]:", IR_A), ("canonicalize", "[rank0]:", IR_B),
-        ("cse", "[rank1]:", IR_A), ("sccp", "[rank1]:", IR_B),
+        ("log-rank0", "cse", "[rank0]:", IR_A), ("log-rank0", "canonicalize", "[rank0]:", IR_B),
+        ("log-rank1", "cse", "[rank1]:", IR_A), ("log-rank1", "sccp", "[rank1]:", IR_B),
     ]  # fmt: skip
+    assert tl.select("log-rank1:cse") is tl.dumps[2]
     # each rank's states follow that rank's own: rank1's first pass follows nothing
     assert tl.previous(2) is None and tl.previous(3) is tl.dumps[2]
     assert tl.snapshot(0) == tl.snapshot(2) and tl.snapshot(1) == tl.snapshot(3)
+
+
+def test_gitlab_continuation_lines(tmp_path: Path) -> None:
+    # GitLab marks a line the runner wrote in two pieces `00O+`; stderr's lines `00E`
+    lines = (A + B).splitlines(keepends=True)
+    tags = ["00O", "00O+", "00E", "00O"] * 4
+    data = b"".join(
+        f"2026-12-01T10:00:0{k % 10}.{k:06d}Z {tags[k]} ".encode() + line
+        for k, line in enumerate(lines)
+    )
+    tl = _read(tmp_path, data)
+    assert [tl.raw(d) for d in tl.dumps] == [IR_A, IR_B] and not tl.messages
 
 
 def test_prefixed_lines_and_plain_lines_of_one_file(tmp_path: Path) -> None:
@@ -146,7 +159,11 @@ def test_colour_escapes_around_a_header_and_inside_ir(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "middle", "ir"),
     [
-        ("invalid UTF-8 in a location", b'return loc("k\xff\xfe.py":3:1)', b'return loc("k\xff\xfe.py":3:1)'),
+        (
+            "invalid UTF-8 in a location",
+            b'return loc("k\xff\xfe.py":3:1)',
+            b'return loc("k\xff\xfe.py":3:1)',
+        ),
         ("Latin-1 in a location", b'return loc("caf\xe9.py":3:1)', b'return loc("caf\xe9.py":3:1)'),
         ("tabs for indentation", b"\treturn", b"\treturn"),
         ("a NUL byte inside the IR", b"return // \0", b"return // \0"),
@@ -254,3 +271,28 @@ def test_a_retried_compile_in_a_real_log() -> None:
     assert [k - 1 for k in starts] == notes  # each retry starts right after its note
     for k in starts:
         assert tl.dumps[k].label == tl.dumps[0].label and tl.previous(k) is None
+
+
+def test_a_terminal_session_recorded_by_script(tmp_path: Path) -> None:
+    # `script` keeps what the terminal got: `\r\n` line ends, colour escapes, its own banners
+    tty = (A + B + C).replace(b"\n", b"\r\n").replace(b"// -----//", b"\x1b[0m// -----//")
+    data = (
+        b'Script started on 2026-12-01 10:00:00+00:00 [COMMAND="python k.py" TERM="xterm"]\r\n'
+        + tty + b'\r\nScript done on 2026-12-01 10:00:09+00:00 [COMMAND_EXIT_CODE="0"]\r\n'
+    )  # fmt: skip
+    tl = _read(tmp_path, data)
+    crlf = [ir.replace(b"\n", b"\r\n") for ir in (IR_A, IR_B, IR_B)]
+    assert [tl.raw(d) for d in tl.dumps] == crlf
+    assert [m.text.split(" ")[:2] for m in tl.messages] == [
+        ["Script", "started"],
+        ["Script", "done"],
+    ]
+    assert tl.change_states() == ["changed", "changed", "unchanged"]
+
+
+def test_a_pytest_captured_section(tmp_path: Path) -> None:
+    # pytest prints captured output after a section rule, the lines as written
+    rule = b"----------------------------- Captured stderr call -----------------------------\n"
+    tl = _read(tmp_path, b"FAILED test_k.py::test_vadd\n" + rule + A + B + C)
+    assert [tl.raw(d) for d in tl.dumps] == [IR_A, IR_B, IR_B]
+    assert [m.text for m in tl.messages] == ["FAILED test_k.py::test_vadd", rule.decode().strip()]

@@ -62,6 +62,22 @@ def read_bytes(path: Path) -> bytes:
         raise InputError(f"{path}: cannot read: {exc}") from None
 
 
+_WIDE_MARKER = "IR Dump".encode("utf-16-le")
+
+
+def utf16_text(data: bytes) -> bytes | None:
+    """A UTF-16 log (a byte-order mark, or `IR Dump` in UTF-16 with no BOM) as UTF-8; None
+    for any other."""
+    head = bytes(data[:2])
+    if head in (b"\xff\xfe", b"\xfe\xff"):
+        codec = "utf-16"
+    elif b"\0" in data[:64] and _WIDE_MARKER in data:
+        codec = "utf-16-le"
+    else:
+        return None
+    return bytes(data).decode(codec, "replace").encode("utf-8")
+
+
 class LogBuilder:
     """Accumulates logs into one Timeline, numbering Dumps across them."""
 

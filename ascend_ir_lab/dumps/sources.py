@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.dumps.builder import LogBuilder, read_bytes
+from ascend_ir_lab.dumps.builder import LogBuilder, read_bytes, utf16_text
 from ascend_ir_lab.dumps.headers import MARKER
 from ascend_ir_lab.dumps.index_cache import SnapshotStore
 from ascend_ir_lab.dumps.model import Dump
@@ -77,6 +77,11 @@ def read_log(path: str | os.PathLike[str], *, stage: str | None = None) -> Timel
     if not data:
         raise NoDumpsError(f"{p}: the file is empty")
     b = LogBuilder()
+    wide = utf16_text(data)
+    if wide is not None:
+        data = wide
+        b.warnings.append(f"{p}: UTF-16 text (as PowerShell's `>` writes it); read as UTF-8, "
+                          "byte offsets into that")  # fmt: skip
     if b"\0" in data[:8192]:
         # a log with a few stray NUL bytes (a crashed writer, a padded tail) is still a log
         if MARKER not in data:
@@ -88,6 +93,7 @@ def read_log(path: str | os.PathLike[str], *, stage: str | None = None) -> Timel
         if _looks_like_ir(data):
             b.logs.clear()
             b.messages.clear()
+            b.streams.clear()
             b.add_artifact(p, data, name)
             b.warnings.append(f"{p}: no pass dumps; read as a single IR file")
         else:

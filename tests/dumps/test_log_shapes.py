@@ -296,3 +296,31 @@ def test_a_pytest_captured_section(tmp_path: Path) -> None:
     tl = _read(tmp_path, b"FAILED test_k.py::test_vadd\n" + rule + A + B + C)
     assert [tl.raw(d) for d in tl.dumps] == [IR_A, IR_B, IR_B]
     assert [m.text for m in tl.messages] == ["FAILED test_k.py::test_vadd", rule.decode().strip()]
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le"], ids=["with a BOM", "without"])
+def test_a_utf16_log(tmp_path: Path, codec: str) -> None:
+    # PowerShell 5's `python k.py > log.txt` writes UTF-16
+    data = (A + B + C).decode().replace("\n", "\r\n").encode(codec)
+    tl = _read(tmp_path, data)
+    assert [tl.raw(d) for d in tl.dumps] == [
+        ir.replace(b"\n", b"\r\n") for ir in (IR_A, IR_B, IR_B)
+    ]
+    assert any("UTF-16" in w for w in tl.warnings)
+
+
+def test_log_cut_in_the_middle_of_a_header_line(tmp_path: Path) -> None:
+    cut = B[:30]  # `// -----// IR Dump After Canon`
+    tl = _read(tmp_path, A + C + cut)
+    assert [tl.raw(d) for d in tl.dumps] == [IR_A, IR_B]
+    assert [m.text for m in tl.messages] == [cut.decode()]
+
+
+def test_llvm_header_glued_after_other_output(tmp_path: Path) -> None:
+    ir = b"; ModuleID = 'm'\ndefine i32 @sum(i32 %n) {\n  ret i32 %n\n}\n"
+    a = b"; *** IR Dump After VerifierPass on [module] ***\n" + ir
+    b = b"*** IR Dump After GlobalDCEPass on [module] ***\n" + ir
+    tl = _read(tmp_path, a + b"[3/5] linking " + b)
+    assert [(d.label, tl.raw(d)) for d in tl.dumps] == [("VerifierPass", ir), ("GlobalDCEPass", ir)]
+    assert [m.text for m in tl.messages] == ["[3/5] linking "]
+    assert tl.change_states() == ["changed", "unchanged"]

@@ -110,21 +110,24 @@ def line_prefixes(data: bytes, leads: list[tuple[int, int]]) -> list[bytes]:
     """The patterns of the prefixes that header lines carry and the lines after them carry
     too (the other leads are output a header was glued to: no prefix)."""
     found: dict[bytes, None] = {}
+    rejected: set[bytes] = set()  # each distinct lead is looked after once
     for line_start, header_start in leads:
         lead = bytes(data[line_start:header_start])
         if b"\r" in lead or not lead.strip():
             continue  # progress text overwritten in place, or only blanks: no prefix
         pattern = prefix_pattern(lead)
-        if pattern in found:
+        if pattern in found or pattern in rejected:
             continue
-        if _carried(data, re.compile(pattern), header_start):
-            found[pattern] = None
-            if len(found) >= MAX_STREAMS:
-                break
+        if not _carried(data, re.compile(pattern), header_start):
+            rejected.add(pattern)
+            continue
+        found[pattern] = None
+        if len(found) >= MAX_STREAMS:
+            break
     return list(found)
 
 
-_LOOK_LINES = 16  # lines after a header looked at for its prefix (other streams between)
+_LOOK_LINES = 256  # lines after a header looked at for its prefix (other streams between)
 
 
 def _carried(data: bytes, pattern: re.Pattern[bytes], header_start: int) -> bool:

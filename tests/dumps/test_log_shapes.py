@@ -324,3 +324,13 @@ def test_llvm_header_glued_after_other_output(tmp_path: Path) -> None:
     assert [(d.label, tl.raw(d)) for d in tl.dumps] == [("VerifierPass", ir), ("GlobalDCEPass", ir)]
     assert [m.text for m in tl.messages] == ["[3/5] linking "]
     assert tl.change_states() == ["changed", "unchanged"]
+
+
+def test_many_ranks_interleaved(tmp_path: Path) -> None:
+    # 24 ranks printing the same pipeline, their lines taking turns
+    lines = (A + B).splitlines(keepends=True)
+    data = b"".join(f"[rank{r}]:".encode() + line for line in lines for r in range(24))
+    tl = _read(tmp_path, data)
+    assert len(tl.stages) == 24 and len(tl.dumps) == 48
+    assert {tl.raw(d) for d in tl.dumps} == {IR_A, IR_B}
+    assert tl.change_states() == ["changed", "changed"] * 24

@@ -149,24 +149,33 @@ def _carried(data: bytes, pattern: re.Pattern[bytes], header_start: int) -> bool
 def split_streams(data: bytes, patterns: list[bytes]) -> list[Stream]:
     """`data` split into one Stream per prefix pattern, and one (first) of the lines that
     carry none; every line of `data` in exactly one of them (a line two patterns match in
-    the first's). Each Stream is gathered by one search over the file."""
+    the first's). One search over the file: the alternative that matched a line names its
+    stream (each alternative holds one group, the line after the prefix)."""
     whole = bytes(data)
     line = rb"([^\n]*(?:\n|\Z))"
+    alternatives = [rb"(?:" + p + rb")" + line for p in patterns] + [line]
+    search = re.compile(rb"^(?:" + b"|".join(alternatives) + rb")", re.M)
+    sources: list[list[int]] = [[] for _ in alternatives]
+    cuts: list[list[int]] = [[] for _ in alternatives]
+    pieces: list[list[bytes]] = [[] for _ in alternatives]
+    for m in search.finditer(whole):
+        k = m.lastindex or 0
+        start, body = m.start(), m.start(k)
+        if m.end() == start:
+            continue  # the end of the file after its last newline
+        sources[k - 1].append(start)
+        cuts[k - 1].append(body - start)
+        pieces[k - 1].append(m.group(k))
     out = []
-    for k in range(len(patterns) + 1):
-        earlier = b"|".join(patterns[:k] if k < len(patterns) else patterns)
-        avoid = rb"(?!(?:" + earlier + rb"))" if earlier else b""
-        own = rb"(?:" + patterns[k] + rb")" if k < len(patterns) else b""
-        search = re.compile(rb"^" + avoid + own + line, re.M).finditer(whole)
-        found = [m for m in search if m.end() > m.start()]  # not the end after a last newline
+    for k in range(len(alternatives)):
+        own = k < len(patterns)
         stream = Stream(b"", re.compile(patterns[k]) if own else None, size=len(whole))
-        stream.sources = array("q", [m.start() for m in found])
-        stream.cuts = array("q", [m.start(1) - m.start() for m in found])
-        stream.starts = array("q", accumulate([m.end() - m.start(1) for m in found], initial=0))
+        stream.sources, stream.cuts = array("q", sources[k]), array("q", cuts[k])
+        stream.starts = array("q", accumulate(map(len, pieces[k]), initial=0))
         stream.starts.pop()
-        stream.text = b"".join([m.group(1) for m in found])
-        if own and found:
-            stream.prefix = whole[found[0].start() : found[0].start(1)]
+        stream.text = b"".join(pieces[k])
+        if own and sources[k]:
+            stream.prefix = whole[sources[k][0] : sources[k][0] + cuts[k][0]]
         out.append(stream)
     return [out[-1], *out[:-1]]
 

@@ -30,8 +30,11 @@ _STAMP = re.compile(
     rb"|\d\d:\d\d:\d\d(?:[.,]\d+)?|\d+\.\d+s?)"
 )
 _TRAILING_SPACE = re.compile(rb"[ \t]+$")
-# Colour escapes a terminal capture leaves in a prefix (`\x1b[36msvc-1  |\x1b[0m `).
-_ESCAPE = re.compile(rb"\x1b\[[0-9;]*m")
+# Escapes in a prefix: colours a terminal capture leaves (`\x1b[36msvc-1  |\x1b[0m `) and
+# the application and operating-system commands a CI writes before each line (Buildkite's
+# `\x1b_bk;t=1764583200123\x07` timestamp), any of their kind on each line.
+_ESCAPE = re.compile(rb"\x1b\[[0-9;]*m|\x1b[_\]][^\x07\x1b]*(?:\x07|\x1b\\)")
+_ESCAPE_PATTERN = _ESCAPE.pattern
 
 
 def prefix_pattern(lead: bytes) -> bytes:
@@ -56,7 +59,7 @@ def _literal(text: bytes) -> bytes:
     """`text` as a pattern, colour escapes in it any colour escape."""
     out, pos = [], 0
     for m in _ESCAPE.finditer(text):
-        out.append(re.escape(text[pos : m.start()]) + rb"\x1b\[[0-9;]*m")
+        out.append(re.escape(text[pos : m.start()]) + rb"(?:" + _ESCAPE_PATTERN + rb")")
         pos = m.end()
     out.append(re.escape(text[pos:]))
     return b"".join(out)

@@ -54,6 +54,8 @@ PREFIXES = [
     ("docker compose", "compiler-1  | "),
     ("kubectl logs --prefix", "[pod/compile-7f9c/main] "),
     ("coloured docker compose", "\x1b[36mcompiler-1  |\x1b[0m "),
+    ("Buildkite timestamp escapes", "\x1b_bk;t=17645832{k:05d}\x07"),
+    ("docker logs --timestamps", "2026-12-01T10:00:{s:02d}.{f:03d}456789Z "),
 ]  # fmt: skip
 
 
@@ -334,3 +336,15 @@ def test_many_ranks_interleaved(tmp_path: Path) -> None:
     assert len(tl.stages) == 24 and len(tl.dumps) == 48
     assert {tl.raw(d) for d in tl.dumps} == {IR_A, IR_B}
     assert tl.change_states() == ["changed", "changed"] * 24
+
+
+def test_a_prefix_whose_blank_lines_lose_their_trailing_space(tmp_path: Path) -> None:
+    # a timestamp before an empty line, the space after it trimmed
+    lines = (A + B + C).splitlines(keepends=True)
+    stamp = "2026-12-01T10:00:00.{k:07d}Z"
+    data = b"".join(
+        stamp.format(k=k).encode() + (b" " + line if line.strip() else line)
+        for k, line in enumerate(lines)
+    )
+    tl = _read(tmp_path, data)
+    assert [tl.raw(d) for d in tl.dumps] == [IR_A, IR_B, IR_B] and not tl.messages

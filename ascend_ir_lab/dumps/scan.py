@@ -30,8 +30,9 @@ def find_headers(
     Banners (headers of passes that printed no IR) are yielded too: they end the IR before them.
     """
     cache: dict[bytes, Header | None] = {}
+    leads: dict[bytes, tuple[int, Header] | None] = {}
     if getattr(data, "regex_find", None) is not None:  # a compressed log read by block
-        yield from _find_in_blocks(data, cache)
+        yield from _find_in_blocks(data, cache, leads)
         return
     rfind, size = data.rfind, len(data)
     for m in CANDIDATE_LINE.finditer(data, lo, size if hi is None else hi):
@@ -44,7 +45,7 @@ def find_headers(
             header = cache[raw] = _parse(raw)
         if header is not None:
             yield start, end, header  # type: ignore[misc]
-        elif (found := _lead(raw, cache)) is not None:
+        elif (found := _lead(raw, leads)) is not None:
             yield start + found[0], end, found[1]
 
 
@@ -60,13 +61,12 @@ def _parse(raw: bytes) -> Header | None:
     return parse_header(raw.decode("utf-8", "replace").rstrip("\r\n"))
 
 
-def _lead(raw: bytes, cache: dict[bytes, Any]) -> tuple[int, Header] | None:
+def _lead(raw: bytes, leads: dict[bytes, tuple[int, Header] | None]) -> tuple[int, Header] | None:
     """`lead` of a line that is no header, read once per distinct line."""
-    key = (raw,)
-    found = cache.get(key, _UNSEEN)  # type: ignore[call-overload]
-    if found is _UNSEEN:
-        found = cache[key] = lead(raw)  # type: ignore[index]
-    return found  # type: ignore[no-any-return]
+    if raw in leads:
+        return leads[raw]
+    found = leads[raw] = lead(raw)
+    return found
 
 
 def lead(raw: bytes) -> tuple[int, Header] | None:
@@ -83,7 +83,7 @@ def lead(raw: bytes) -> tuple[int, Header] | None:
 
 
 def _find_in_blocks(
-    data: Any, cache: dict[bytes, Header | None]
+    data: Any, cache: dict[bytes, Header | None], leads: dict[bytes, tuple[int, Header] | None]
 ) -> Iterator[tuple[int, int, Header]]:
     """find_headers over a BlockText: each search runs over the blocks it needs."""
     find, rfind, size = data.find, data.rfind, len(data)
@@ -102,5 +102,5 @@ def _find_in_blocks(
             header = cache[raw] = _parse(raw)
         if header is not None:
             yield start, end, header  # type: ignore[misc]
-        elif (found := _lead(raw, cache)) is not None:
+        elif (found := _lead(raw, leads)) is not None:
             yield start + found[0], end, found[1]

@@ -3,7 +3,8 @@
 `svc-1  | `, `[pod/x/c] `), or both.
 
 A header line that other output precedes (`reader.LogIndex.leads`) is a prefixed one when
-the line after it starts with the same prefix, its timestamps aside. Each distinct prefix
+the lines after it (other streams' lines between) carry the same prefix, its timestamps and
+escapes aside; else the header was glued to other output. Each distinct prefix
 is a stream (two ranks printing their own dumps, line by line interleaved, are two): the
 lines of one stream, their prefixes stripped, are read as a log of their own, and every
 offset read there is mapped back into the file, so Dumps stay byte offsets into the log as
@@ -56,7 +57,7 @@ def prefix_pattern(lead: bytes) -> bytes:
 
 
 def _literal(text: bytes) -> bytes:
-    """`text` as a pattern, colour escapes in it any colour escape."""
+    """`text` as a pattern, each escape in it any escape of its kind."""
     out, pos = [], 0
     for m in _ESCAPE.finditer(text):
         out.append(re.escape(text[pos : m.start()]) + rb"(?:" + _ESCAPE_PATTERN + rb")")

@@ -170,12 +170,13 @@ def _index(path: Path, data: bytes, stage: str) -> tuple[LogIndex, Path | None, 
     if kept is not None:
         return kept, name, []
     first = next(find_headers(data), None)
-    if first is not None and first[0] and data[first[0] - 1 : first[0]] != b"\n":
+    start = first[0] if first is not None else 0
+    if start and data[start - 1 : start] != b"\n":
         # the first header has output before it on its line: a prefix every line carries?
-        leads = [(data.rfind(b"\n", 0, s) + 1, s) for s, _, _ in find_headers(data)]
-        patterns = line_prefixes(data, [(a, s) for a, s in leads if a < s])
-        if patterns:  # read as streams alone: indexing the prefixed text first is wasted
-            return LogIndex(), None, patterns
+        # Then the log is read as its streams alone (indexing the prefixed text is wasted).
+        if line_prefixes(data, [(data.rfind(b"\n", 0, start) + 1, start)]):
+            leads = [(data.rfind(b"\n", 0, s) + 1, s) for s, _, _ in find_headers(data)]
+            return LogIndex(), None, line_prefixes(data, [(a, s) for a, s in leads if a < s])
     idx = index_in_parts(data, stage=stage, log_id=0)
     if idx is None:  # a small log, or one that cannot be read on several cores
         idx = index_log(data, stage=stage, log_id=0)

@@ -191,7 +191,8 @@ class Timeline:
         return self._prev, self._next
 
     def previous(self, dump: Dump | int) -> Dump | None:
-        """The previous Dump of the same scope in the same stage.
+        """The previous Dump of the same scope in the same stage (and the same compile of
+        its log, the same stream of a line-prefixed file: `compiles.state_chains`).
 
         Under module-scope printing every Dump holds the whole module, so the previous state
         is the previous module Dump, whichever pass's scope its header names.

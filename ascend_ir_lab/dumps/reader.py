@@ -145,7 +145,10 @@ def _dump(
     family, scope = header.family, header.scope
     if family[0] == "m" and not scope.startswith("cgscc"):  # MLIR: no LLVM unit to tell apart
         body_end, text_start, truncated = split_region(data, body_start, region_end, family)
-        holds = _holds(data, body_start, body_end, scope, family)
+        # a header with no IR after it (the log goes on with the next) shows no state
+        holds = (
+            _holds(data, body_start, body_end, scope, family) if body_end > body_start else NO_IR
+        )
         return Dump(
             index, stage, header.pass_name, header.arg, header.options, header.phase,
             scope or holds, family, log_id, start, body_start, body_end,

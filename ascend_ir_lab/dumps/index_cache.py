@@ -38,10 +38,13 @@ KEEP = 32  # indexes kept at most
 BACKGROUND_FROM = 2000  # Dumps from which a forked copy writes the index (a fork costs ~1 ms)
 _writing: list[tuple[int, forked.Pending]] = []  # (pid of the writer's parent, its result)
 _names_writing: set[Path] = set()  # the names those writers write
-_FORMAT = 1
+_FORMAT = 2
 _BESIDE = (".snap", ".sync")  # what is kept beside an index (SnapshotStore, AnswerStore)
 # The modules whose reading an index records: any change to one of them is a new index.
-_READER = ("body", "headers", "model", "parallel", "reader", "index_cache", "timeline")
+_READER = (
+    "body", "builder", "compiles", "headers", "index_cache", "model", "packed", "parallel",
+    "prefixes", "reader", "scan", "snapshots", "timeline",
+)  # fmt: skip
 
 
 def kept_index(name: Path) -> LogIndex | None:

@@ -155,7 +155,11 @@ class IRLabMagics(Magics):
             npu_available,
         )
         from ascend_ir_lab.toolchains.ascend.virtual_npu import summary_line, virtual_npu
-        from ascend_ir_lab.toolchains.common.outcome import failure_message, failures
+        from ascend_ir_lab.toolchains.common.outcome import (
+            failure_message,
+            failures,
+            missing_triton_modules,
+        )
         from ascend_ir_lab.toolchains.triton.launch import (
             is_upstream_target,
             upstream_triton_here,
@@ -182,6 +186,7 @@ class IRLabMagics(Magics):
         before = dict(self._ip.user_ns)
         configs = [int(c) for c in args.configs.split(",")] if args.configs else None
         with contextlib.ExitStack() as stack:
+            missing = stack.enter_context(missing_triton_modules())
             if not args.no_virtual_npu and not npu_available():
                 print(summary_line(args.interpret))
                 stack.enter_context(virtual_npu(settings["target"]))
@@ -200,7 +205,7 @@ class IRLabMagics(Magics):
                     fn, signature=args.signature, constexprs=args.constexpr, **settings
                 )
                 runs.append((run, []))
-        failed = failures(cap) + cell_error(outcome)
+        failed = failures(cap) + cell_error(outcome, missing)
         if failed and not args.keep_going:
             self.show_runs(runs, cap.errors, show_last=True)
             raise LaunchFailedError(

@@ -115,7 +115,9 @@ def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, 
     folder = _slot(file, out)
     script = not file.name.startswith(("test_", "check_"))
     # a script (a tutorial) runs as `python SCRIPT.py`; a test file under pytest
-    user = [str(file)] if script else ["-m", "pytest", str(file), "-x", "-q", "-p", "no:cacheprovider"]
+    user = (
+        [str(file)] if script else ["-m", "pytest", str(file), "-x", "-q", "-p", "no:cacheprovider"]
+    )
     cmd = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(folder), "--",
            sys.executable, *user]  # fmt: skip
     start = time.perf_counter()

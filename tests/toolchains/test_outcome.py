@@ -125,8 +125,10 @@ def test_missing_triton_modules_are_seen_however_the_import_fails() -> None:
 @needs_ascend
 @pytest.mark.parametrize(
     ("text", "module"),
-    [(NEWER_TRITON_TESTS, "triton.language.extra.cann"),
-     (MOCKED_TUNER_TESTS, "triton.backends.ascend.runtime")],  # fmt: skip
+    [
+        (NEWER_TRITON_TESTS, "triton.language.extra.cann"),
+        (MOCKED_TUNER_TESTS, "triton.backends.ascend.runtime"),
+    ],  # fmt: skip
 )
 def test_capture_of_pytest_says_what_this_triton_lacks(
     tmp_path: Path, text: str, module: str

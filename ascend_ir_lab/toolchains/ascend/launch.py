@@ -41,6 +41,7 @@ from ascend_ir_lab.toolchains.common.launch import (
     kernel_name,
     launch_grid,
 )
+from ascend_ir_lab.toolchains.common.outcome import kept_error
 from ascend_ir_lab.toolchains.common.run import update_extra
 from ascend_ir_lab.toolchains.common.specialise import Specialisation, npu_target
 from ascend_ir_lab.toolchains.common.tools import npu_available
@@ -90,7 +91,7 @@ class LaunchCapture(Capture):
             spec = specialised(fn, original, args, kwargs, npu_target(self.target))
         except InputError as exc:
             # reported, not raised: the cell goes on as with any launch taken over
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             self._say("error", {"kernel": name, "error": exc})
             if npu_available():
                 return original(fn, *args, grid=grid, warmup=warmup, **kwargs)
@@ -157,7 +158,7 @@ class LaunchCapture(Capture):
             shape = launch_grid(grid, fn, args, kwargs)
         except Exception:  # noqa: BLE001 - no grid, nothing to interpret; the error stands
             return
-        launch = Launch(kernel_name(fn), shape, {}, {}, error=exc)
+        launch = Launch(kernel_name(fn), shape, {}, {}, error=kept_error(exc))
         self.launches.append(launch)
         self._skip(fn, grid, args, kwargs, launch)
 
@@ -226,7 +227,7 @@ class LaunchCapture(Capture):
         try:
             return capture_passes(run, progress=self._say)
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             return exc
 
     def _record_sweep(self, kernel: str, key: tuple[Any, ...], run: Run) -> Run:
@@ -282,7 +283,7 @@ class LaunchCapture(Capture):
                 )
             )
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             return exc
         if not isinstance(made, Run):  # a CompileJob
             if made.running:
@@ -308,7 +309,7 @@ class LaunchCapture(Capture):
         try:
             run = job.run()
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             self._compiled[key] = exc
             for launch in launches:
                 launch.error = exc
@@ -365,7 +366,7 @@ class LaunchCapture(Capture):
             launch.interpreted = True
             launch.note += "; ran in Triton's CPU interpreter (TRITON_INTERPRET=1) instead"
         except Exception as exc:  # noqa: BLE001 - reported beside the Run, the cell goes on
-            launch.interpret_error = exc
+            launch.interpret_error = kept_error(exc)
             launch.note += f"; the CPU interpreter failed: {type(exc).__name__}: {exc}"
             return
         self._repeats.note(key, before, args, kwargs)

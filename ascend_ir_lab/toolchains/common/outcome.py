@@ -8,7 +8,13 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-__all__ = ["failure_message", "failures", "missing_module_hint", "missing_triton_modules"]
+__all__ = [
+    "failure_message",
+    "failures",
+    "kept_error",
+    "missing_module_hint",
+    "missing_triton_modules",
+]
 
 _DIAGNOSTIC = re.compile(r":\d+:\d+: error: ")
 
@@ -44,6 +50,25 @@ def failures(capture: Any) -> list[str]:
                 f"{launch.kernel}: the CPU interpreter failed: {_first_line(launch.interpret_error)}"
             )
     return lines
+
+
+def kept_error(error: BaseException) -> BaseException:
+    """`error` as a capture keeps it to report later: without its traceback, nor those of
+    its causes. A traceback keeps every frame it ran through alive, and with them their
+    locals: the launch's arguments. Kept for the whole block, a failed compile or
+    interpreter run of each case of a long script would keep each case's tensors (what it
+    says is its message and attributes, which stay; where in the kernel an interpreter
+    failure happened is said when it is raised)."""
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [error]
+    while todo:
+        exc = todo.pop()
+        if exc is None or id(exc) in seen:
+            continue
+        seen.add(id(exc))
+        exc.__traceback__ = None
+        todo += [exc.__cause__, exc.__context__]
+    return error
 
 
 def failure_message(lines: list[str], where: str, keep_going: str) -> str:

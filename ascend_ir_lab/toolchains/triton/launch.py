@@ -38,6 +38,7 @@ from ascend_ir_lab.toolchains.common.launch import (
     kernel_name,
     report_stages,
 )
+from ascend_ir_lab.toolchains.common.outcome import kept_error
 from ascend_ir_lab.toolchains.common.run import Run, update_extra
 from ascend_ir_lab.toolchains.common.specialise import Specialisation
 from ascend_ir_lab.toolchains.common.targets import toolchain_for
@@ -154,7 +155,7 @@ class UpstreamCapture(Capture, SweepRecords):
             spec = specialised(fn, original, args, kwargs, tu.gpu_target(target))
             record = records.launch_record(fn, grid, args, kwargs)
         except InputError as exc:
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             self._say("error", {"kernel": name, "error": exc})
             return original(fn, *args, grid=grid, warmup=warmup, **kwargs) if on_gpu else None
         launch = Launch(name, tuple(record["grid"]), spec.signature, spec.constexprs)
@@ -249,7 +250,7 @@ class UpstreamCapture(Capture, SweepRecords):
             run = compile_watched(fn, folder, settings, self._say, compile_fn=work)
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             if not self._benching:  # a config that does not compile is out of the sweep
-                self.errors.append(exc)
+                self.errors.append(kept_error(exc))
             return exc, None
         remember_compile(run, fn, spec, target)
         return keep_cell_source(run, fn, target), kept.get("kernel")
@@ -285,7 +286,7 @@ class UpstreamCapture(Capture, SweepRecords):
                                                 target=target, name=name, out=folder,
                                                 warmup=warmup)  # fmt: skip
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             self._say("failed", {"kernel": kernel_name(fn), "error": exc})
             return exc, None
         finally:
@@ -307,7 +308,7 @@ class UpstreamCapture(Capture, SweepRecords):
         try:
             return capture_upstream_passes(run, llvm_dumps=self.llvm_dumps, timings=self.timings)
         except Exception as exc:  # noqa: BLE001 - the cheap record stays; shown by the caller
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             return run
 
     def _dumps(self) -> dict[str, bool]:

@@ -46,6 +46,15 @@ from ascend_ir_lab.toolchains.common.tools import (
     versions,
 )
 
+__all__ = [
+    "CompileJob",
+    "RunInterrupted",
+    "StageFailedError",
+    "compile_kernel",
+    "python_command",
+    "start_compile",
+]
+
 HIVMC_MISSING = "Cannot find hivmc"
 RECORD_ONLY = (
     "record only: ttir and adapter IR, as triton compiles them; capture the passes to run "

@@ -13,8 +13,9 @@ from ascend_ir_lab.dumps.zstd_log import stored_log
 from ascend_ir_lab.errors import CompilerError
 from ascend_ir_lab.toolchains.ascend import options as opts_mod
 from ascend_ir_lab.toolchains.ascend.stages import stage_record
-from ascend_ir_lab.toolchains.common.process import ToolResult, first_located_error, run_logged
+from ascend_ir_lab.toolchains.common.process import ToolResult, run_logged
 from ascend_ir_lab.toolchains.common.run import Run, RunWriter
+from ascend_ir_lab.toolchains.common.tool_log import first_located_error
 from ascend_ir_lab.toolchains.common.tools import find_tool
 
 __all__ = [

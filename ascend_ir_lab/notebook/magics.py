@@ -160,7 +160,7 @@ class IRLabMagics(Magics):
             failures,
             missing_triton_modules,
         )
-        from ascend_ir_lab.toolchains.triton.launch import (
+        from ascend_ir_lab.toolchains.triton.environment import (
             is_upstream_target,
             upstream_triton_here,
         )

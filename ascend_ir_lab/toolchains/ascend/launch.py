@@ -16,16 +16,15 @@ results can be checked. Everything patched comes back on exit, also after an exc
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.runs import Run, write_manifest
+from ascend_ir_lab.runs import Run
 from ascend_ir_lab.toolchains.ascend.autotune_offline import autotune_untimed, config_outcome
 from ascend_ir_lab.toolchains.ascend.interpret import interpret_launch
+from ascend_ir_lab.toolchains.ascend.launch_compile import annotate_run, declared, start_watched
 from ascend_ir_lab.toolchains.ascend.offline_kernel import OfflineKernel
 from ascend_ir_lab.toolchains.common.interpret_repeat import Repeats
 from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
@@ -36,7 +35,6 @@ from ascend_ir_lab.toolchains.common.launch import (
     compile_watched,
     fresh_folder,
     grid_text,
-    keep_cell,
     kernel_name,
     launch_grid,
 )
@@ -168,7 +166,7 @@ class LaunchCapture(Capture):
 
         def launch(grid: Any, args: tuple[Any, ...]) -> None:
             names = list(spec.signature)
-            kwargs = {**dict(zip(names, args, strict=False)), **_declared(fn, spec.constexprs)}
+            kwargs = {**dict(zip(names, args, strict=False)), **declared(fn, spec.constexprs)}
             entry = Launch(kernel_name(fn), launch_grid(grid, fn, (), kwargs), spec.signature,
                            spec.constexprs)  # fmt: skip
             entry.run = next((ln.run for ln in self.launches if ln.signature == spec.signature
@@ -275,7 +273,7 @@ class LaunchCapture(Capture):
             from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
 
             made: Run | CompileJob = (
-                _start_watched(fn, folder, kwargs, self._say)
+                start_watched(fn, folder, kwargs, self._say)
                 if background
                 else compile_watched(
                     fn, folder, kwargs, self._say, compile_fn=compile_kernel, beside=beside
@@ -372,57 +370,6 @@ class LaunchCapture(Capture):
 
     def _say(self, event: str, info: dict[str, Any]) -> None:
         super()._say(event, {"sweep": self._step, **info} if self._step else info)
-
-
-def _start_watched(
-    fn: Any, folder: Path, kwargs: dict[str, Any], say: Progress
-) -> Run | CompileJob:
-    """`compile_watched` with `start_compile`: a job the compile thread starts after this
-    thread was interrupted (or failed) is stopped there, so none is ever left running."""
-    from ascend_ir_lab.toolchains.ascend.compile import start_compile
-
-    started: list[CompileJob] = []
-    gone = threading.Event()
-
-    def start(kernel: Any, **settings: Any) -> CompileJob:
-        job = start_compile(kernel, **settings)
-        started.append(job)
-        if gone.is_set():
-            job.stop()
-        return job
-
-    try:
-        made: Run | CompileJob = compile_watched(fn, folder, kwargs, say, compile_fn=start)
-        return made
-    except BaseException:
-        gone.set()
-        for job in started:
-            job.stop()
-        raise
-
-
-def annotate_run(run: Run, fn: Any, launch: Mapping[str, Any]) -> Run:
-    """Record how the Run came about (extra.launch) and, for a kernel defined in a notebook
-    cell, keep the whole cell as source.py so that IR locations (cell line numbers) match."""
-    manifest = dict(run.manifest)
-    manifest.setdefault("extra", {})["launch"] = {
-        "launched": False,
-        "reason": "no NPU" if not npu_available() else "compiled offline",
-        **launch,
-    }
-    source_file = manifest.get("extra", {}).get("source_file")
-    in_cell = keep_cell(run.path, manifest, fn)
-    if not in_cell and source_file and not (manifest.get("kernel") or {}).get("file"):
-        # IR locations name the kernel's file; "source.py" would match none of them
-        manifest["kernel"] = {**(manifest.get("kernel") or {}), "file": source_file}
-    write_manifest(run.path, manifest)
-    return Run(run.path)
-
-
-def _declared(fn: Any, constexprs: Mapping[str, Any]) -> dict[str, Any]:
-    """The constexprs that are parameters of `fn` (not ints triton specialised to 1)."""
-    params = {p.name: p for p in getattr(fn, "params", [])}
-    return {k: v for k, v in constexprs.items() if k in params and params[k].is_constexpr}
 
 
 @contextlib.contextmanager

@@ -164,6 +164,13 @@ def _reason(exc: BaseException) -> str:
     if "missing" in text and "required positional argument" in text:
         missing = text.rsplit(":", 1)[-1].strip()
         return f"no value for parameter {missing}"
+    if "was specified but unrecognised" in text:  # triton's own words for an unknown keyword
+        import triton
+
+        return (
+            f"{text}: neither a parameter of the kernel nor a launch option of the installed "
+            f"triton ({triton.__version__})"
+        )
     return text or type(exc).__name__
 
 

@@ -73,6 +73,7 @@ class Pending:
             code = 1
             try:
                 os.close(r)
+                _quiet()
                 blob = marshal.dumps(self._work())
                 with os.fdopen(w, "wb") as f:
                     f.write(blob)
@@ -119,6 +120,17 @@ class Pending:
 
     def __exit__(self, *exc: object) -> None:
         self.cancel()
+
+
+def _quiet() -> None:
+    """Point the forked copy's standard streams at /dev/null: it prints nothing, and a copy
+    that outlives this process (an index still being written) holds no pipe or terminal of
+    the user's open (`ascend-ir-lab inspect big.log | head` ends when the command does)."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        with contextlib.suppress(OSError):
+            os.dup2(null, fd)
+    os.close(null)
 
 
 def in_parallel(work: Callable[[], Any]) -> Pending:

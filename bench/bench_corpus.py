@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 _VERDICT = re.compile(r"\d+ (passed|failed|errors?|skipped).* in [\d.]+s")
 _SUMMARY = re.compile(r"(\d+) (passed|failed|error|errors|skipped)")
 _CAUSE = (
-    re.compile(r"^\[ascend-ir-lab\] (.*(?:Error|failed|exists only).*)$", re.M),
+    re.compile(r"^\[ascend-ir-lab\] (.*(?:Error|failed|exists only|is not part of).*)$", re.M),
     re.compile(r"^E[ \t]+(\S.*)$", re.M),
     re.compile(r"^(\w+(?:Error|Exception): .*)$", re.M),
 )
@@ -110,10 +110,16 @@ def _slot(file: Path, out: Path, suffix: str = "") -> Path:
 
 
 def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, Any]:
-    """One file under `capture`: exit status, pytest's verdict, its Runs."""
+    """One file under `capture`: exit status, pytest's verdict (a script's: its exit status),
+    its Runs."""
     folder = _slot(file, out)
+    script = not file.name.startswith(("test_", "check_"))
+    # a script (a tutorial) runs as `python SCRIPT.py`; a test file under pytest
+    user = (
+        [str(file)] if script else ["-m", "pytest", str(file), "-x", "-q", "-p", "no:cacheprovider"]
+    )
     cmd = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(folder), "--",
-           sys.executable, "-m", "pytest", str(file), "-x", "-q", "-p", "no:cacheprovider"]  # fmt: skip
+           sys.executable, *user]  # fmt: skip
     start = time.perf_counter()
     try:
         done = subprocess.run(
@@ -133,6 +139,8 @@ def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, 
     verdict = _pytest(text)
     # pytest's own verdict; a compile failure shows in `complete` (and in the exit status)
     passed = verdict.get("passed", 0) > 0 and not (verdict.get("failed") or verdict.get("errors"))
+    if script:  # a script's own checks: its exit status
+        passed = code == 0
     return {
         "file": file.name,
         "exit": code,

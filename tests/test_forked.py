@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from ascend_ir_lab import forked
+from tests.conftest import ASCEND, fixture_bytes
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is not available")
 
@@ -90,3 +94,40 @@ def test_the_load_of_this_process_and_the_commands_before_it_leaves_cores_idle(
 def test_the_runnable_count_is_read_from_the_kernel() -> None:
     now = forked._runnable_now()
     assert now is None or now >= 1  # this process is running while it asks
+
+
+_SLOW_INDEX = """
+import sys, tempfile, time
+from ascend_ir_lab import forked
+from ascend_ir_lab.dumps import index_cache, open_timeline
+index_cache.INDEX_FROM = index_cache.BACKGROUND_FROM = 1
+forked.idle_cpus = lambda: 1
+write = index_cache._write_index
+def slowly(name, idx):
+    time.sleep(5)  # the command's output is long done when the index is written
+    print("the copy printed this")
+    return write(name, idx)
+index_cache._write_index = slowly
+tempfile.tempdir = sys.argv[2]
+print(len(open_timeline(sys.argv[1]).dumps), "dumps")
+"""
+
+
+def test_a_command_ends_without_waiting_for_the_index_its_copy_writes(tmp_path: Path) -> None:
+    log = tmp_path / "vadd.log"
+    log.write_bytes(fixture_bytes(ASCEND / "vadd.adapter.log"))
+    (tmp_path / "tmp").mkdir()
+    folder = tmp_path / "tmp" / f"ascend-ir-lab-{os.getuid()}-log-index"
+    # capture_output: run() returns at the end of the pipes, so a copy that held them open
+    # (its inherited stdout) would keep it waiting as long as the copy runs
+    done = subprocess.run(
+        [sys.executable, "-c", _SLOW_INDEX, str(log), str(tmp_path / "tmp")],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert done.stdout.endswith(" dumps\n") and "copy printed" not in done.stdout
+    assert not list(folder.glob("*.idx"))  # still being written
+    for _ in range(600):
+        if list(folder.glob("*.idx")):
+            break
+        time.sleep(0.1)
+    assert len(list(folder.glob("*.idx"))) == 1  # and written in the end

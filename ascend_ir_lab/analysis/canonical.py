@@ -66,26 +66,44 @@ def _hash(text: str) -> str:
 
 def split_top(text: str, sep: str = ",") -> list[str]:
     """Split at `sep` outside brackets and strings."""
-    out, depth, start, in_str, i = [], 0, 0, False, 0
-    while i < len(text):
-        c = text[i]
+    marks = _MARKS.get(sep) or _marks(sep)
+    if marks.search(text) is None:  # no bracket, string or separator: one piece
+        return [text.strip()]
+    out, depth, start, in_str, skip = [], 0, 0, False, -1
+    for m in marks.finditer(text):
+        i = m.start()
+        if i == skip:  # the character after a backslash in a string
+            continue
+        c = m.group()
         if in_str:
             if c == "\\":
-                i += 1
+                skip = i + 1
             elif c == '"':
                 in_str = False
         elif c == '"':
             in_str = True
         elif c in "([{<":
             depth += 1
-        elif c in ")]}>" and not (c == ">" and i > 0 and text[i - 1] == "-"):
-            depth -= 1
+        elif c in ")]}>":
+            if not (c == ">" and i > 0 and text[i - 1] == "-"):
+                depth -= 1
         elif c == sep and depth == 0:
             out.append(text[start:i])
             start = i + 1
-        i += 1
     out.append(text[start:])
     return [s.strip() for s in out]
+
+
+def _marks(sep: str) -> re.Pattern[str]:
+    """The characters `split_top` looks at: brackets, quotes, backslashes and `sep` (one
+    character; a longer `sep` never matches one, as in a character-by-character scan)."""
+    pattern = _MARKS[sep] = re.compile(
+        r'[\\"()\[\]{}<>' + (re.escape(sep) if len(sep) == 1 else "") + "]"
+    )
+    return pattern
+
+
+_MARKS: dict[str, re.Pattern[str]] = {}
 
 
 class _Namer:

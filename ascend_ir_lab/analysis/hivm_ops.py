@@ -58,15 +58,19 @@ class HivmOp:
     sync_args: list[str] = field(default_factory=list)  # macro ops: sync_related_args
 
 
+_PARENS = re.compile(r"[()]")
+
+
 def _operands(text: str, keyword: str) -> list[tuple[str, str]]:
     """`ins(%a, %b : T1, T2)` -> [(%a, space of T1), ...] (non-values left out)."""
     at = text.find(f"{keyword}(")
     if at < 0:
         return []
-    depth, j = 0, at + len(keyword)
-    for j in range(at + len(keyword), len(text)):
-        depth += {"(": 1, ")": -1}.get(text[j], 0)
+    depth, j = 0, len(text) - 1  # unbalanced: up to the last character
+    for m in _PARENS.finditer(text, at + len(keyword)):
+        depth += 1 if m.group() == "(" else -1
         if depth == 0:
+            j = m.start()
             break
     inner = text[at + len(keyword) + 1 : j]
     values, _, types = inner.partition(" : ")

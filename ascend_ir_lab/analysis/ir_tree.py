@@ -233,9 +233,10 @@ class _Builder:
             return
         d = _DEF.match(text)
         if d:  # the first result; `%5:2 = ...` also defines %5#0, %5#1...
-            self.scopes[d.group(1)] = self.fn.defs[d.group(1)] = d.group(3)
-            for k in range(8):
-                self.scopes[f"{d.group(1)}#{k}"] = d.group(3)
+            name, value = d.group(1, 3)
+            here = self.scopes.maps[0]  # where a ChainMap writes, without its own call
+            here[name] = self.fn.defs[name] = value
+            here.update({f"{name}#{k}": value for k in range(8)})
         if text.endswith("{"):
             kind = "for" if "scf.for" in text else "while" if "scf.while" in text else (
                 "if" if "scf.if" in text else "region")  # fmt: skip

@@ -12,6 +12,8 @@ _LOC_START = re.compile(r"[ \t]*(?<![A-Za-z0-9_#$.@%^])loc\(")
 
 def strip_loc(line: str) -> str:
     """Remove every ` loc(...)` (balanced parentheses, strings respected) from a line."""
+    if "loc(" not in line:  # most lines: the search below tries every blank for nothing
+        return line
     out = []
     pos = 0
     for m in _LOC_START.finditer(line):

@@ -111,7 +111,7 @@ class _Checker:
 
     def scalar(self, node: Node, s: State) -> State:
         """`memref.store`/`memref.load` of a local buffer: an access on the scalar pipe."""
-        m = _SCALAR.search(node.text)
+        m = _SCALAR.search(node.text) if "memref." in node.text else None
         if m is None or "#hivm.address_space<gm>" in node.text:
             return s
         return self.access(s, node, "PIPE_S", [(m.group("buf"), "")], m.group("op") == "store")
@@ -277,7 +277,9 @@ def check_sync(
     cross, ops = cross_core(lines, every)
     result.findings += [f for f in cross if f.function in result.functions]
     result.cross_core = ops
-    result.distributed = [i for i, s in enumerate(lines) if _DIST.search(s)]
+    result.distributed = [
+        i for i, s in enumerate(lines) if ("dist" in s or "tdl" in s) and _DIST.search(s)
+    ]
     _add_sources(result, lines, source_file)
     result.findings.sort(key=Finding.sort_key)
     return result

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -78,7 +80,34 @@ _SKIPPED = _Skipped()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the process exit code (2: nothing could be read or done)."""
+    """Entry point; returns the process exit code (2: nothing could be read or done).
+
+    Without `argv` (the process's own command line: the console script, `python -m`) the
+    process ends here once the output is written (see `_leave`)."""
+    code = _command(argv)
+    if argv is None:
+        _leave(code)
+    return code
+
+
+def _leave(code: int) -> None:
+    """End the process now: output flushed and exit handlers run as at any exit, but the
+    interpreter not torn down object by object (tens of ms after a large log's index). Not
+    where another thread still runs (a normal exit waits for it) or a stream cannot flush
+    (a normal exit reports it)."""
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    atexit._run_exitfuncs()
+    os._exit(code)
+
+
+def _command(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     streams = sys.stdout, sys.stderr
     # wrapped before parsing too: argparse echoes unknown arguments (a name from a log) as given

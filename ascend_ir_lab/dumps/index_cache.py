@@ -12,19 +12,23 @@ that does not hold what its name says (damaged, cut, another format) is ignored,
 log is read again. At most KEEP indexes are kept, the least recently used go first.
 
 Beside an index, the log's snapshot ids (which Dumps hold byte-identical IR) are kept once a
-command has compared its Dumps (`SnapshotStore`), so later commands skip that comparison too.
+command has compared its Dumps (`SnapshotStore`), so later commands skip that comparison too;
+so are answers about the log that cost more than reading them back (`AnswerStore`: the sync
+checker's findings), each with the signature of the code that computed it.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import marshal
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ascend_ir_lab import forked
+from ascend_ir_lab.dumps.model import LogInfo
 from ascend_ir_lab.dumps.parallel import flat, unflat
 from ascend_ir_lab.dumps.reader import LogIndex
 from ascend_ir_lab.private import private_folder, write_aside
@@ -33,9 +37,14 @@ INDEX_FROM = 32 << 20  # smaller logs are read faster than an index is checked a
 KEEP = 32  # indexes kept at most
 BACKGROUND_FROM = 2000  # Dumps from which a forked copy writes the index (a fork costs ~1 ms)
 _writing: list[tuple[int, forked.Pending]] = []  # (pid of the writer's parent, its result)
-_FORMAT = 1
+_names_writing: set[Path] = set()  # the names those writers write
+_FORMAT = 2
+_BESIDE = (".snap", ".sync")  # what is kept beside an index (SnapshotStore, AnswerStore)
 # The modules whose reading an index records: any change to one of them is a new index.
-_READER = ("body", "headers", "model", "parallel", "reader", "index_cache", "timeline")
+_READER = (
+    "body", "builder", "compiles", "headers", "index_cache", "model", "packed", "parallel",
+    "prefixes", "reader", "scan", "snapshots", "timeline",
+)  # fmt: skip
 
 
 def kept_index(name: Path) -> LogIndex | None:
@@ -59,14 +68,16 @@ def keep_index(name: Path, idx: LogIndex) -> bool:
     could not be written.
 
     Where a core is idle, a forked copy writes it while this process goes on (True: it is
-    being written; `settle` waits for it, and this process waits for it before it exits)."""
+    being written; `settle` waits for it). This process does not wait for it to exit: a
+    command is done when its output is, and the copy finishes the file on its own (a name is
+    only ever a complete file; a copy that fails leaves none, and the next read reads the log).
+    """
     settle()
     if len(idx.dumps) >= BACKGROUND_FROM:
         pending = forked.in_parallel(lambda: _write_index(name, idx))
         if pending.started:
-            if not _writing:
-                atexit.register(settle)
             _writing.append((os.getpid(), pending))
+            _names_writing.add(name)
             return True
     return _write_index(name, idx)
 
@@ -78,6 +89,7 @@ def settle() -> None:
         owner, pending = _writing.pop(0)
         if owner == os.getpid():
             pending.result()
+    _names_writing.clear()
 
 
 def _write_index(name: Path, idx: LogIndex) -> bool:
@@ -108,6 +120,47 @@ class SnapshotStore:
     def keep(self, snap: list[int]) -> None:
         """Keep `snap`, the ids the Timeline found."""
         write_aside(self._path, [marshal.dumps((_FORMAT, self._path.stem, snap))])
+
+
+class AnswerStore:
+    """An answer computed from one large log's Timeline (a Timeline of that log alone), kept
+    beside its index under its own name (`sync`: the sync checker's findings), with the
+    signature of the code that computed it: a later command with the same code takes it
+    instead of computing it again."""
+
+    def __init__(self, index: Path, name: str) -> None:
+        self._path = index.with_suffix(f".{name}")
+
+    def get(self, signature: str) -> Any:
+        """The answer kept by code of `signature`, or None (none kept, other code, damaged)."""
+        try:
+            with open(self._path, "rb") as f:
+                fmt, stem, sig, answer = marshal.loads(f.read())
+        except (OSError, ValueError, EOFError, TypeError):
+            return None
+        if fmt != _FORMAT or stem != self._path.stem or sig != signature:
+            return None
+        return answer
+
+    def keep(self, signature: str, answer: Any) -> None:
+        """Keep `answer` (plain values `marshal` writes) as computed by code of `signature`."""
+        try:
+            blob = marshal.dumps((_FORMAT, self._path.stem, signature, answer))
+        except ValueError:  # not plain values: nothing kept
+            return
+        write_aside(self._path, [blob])
+
+
+def answer_store(logs: Sequence[LogInfo], name: str) -> AnswerStore | None:
+    """Where the answer `name` of a Timeline of `logs` is kept: only for one large log whose
+    index is kept (the log as it is now; changed or replaced, it has another index)."""
+    if len(logs) != 1:
+        return None
+    info = logs[0]
+    index = index_file(Path(info.path), info.size, info.stage)
+    if index is None or not (index in _names_writing or index.is_file()):
+        return None
+    return AnswerStore(index, name)
 
 
 def _snapshot_ids(snap: object, count: int) -> bool:
@@ -179,8 +232,19 @@ def _evict(folder: Path, *, keep: Path) -> None:
         for entry in os.scandir(folder):
             if entry.name.endswith(".idx") and entry.is_file(follow_symlinks=False):
                 found.append((entry.stat(follow_symlinks=False).st_mtime_ns, Path(entry.path)))
+    _drop_orphans(folder)
     for _, path in sorted(found)[: max(0, len(found) - KEEP)]:
         if path != keep:
-            for gone in (path, path.with_suffix(".snap")):
+            for gone in (path, *(path.with_suffix(s) for s in _BESIDE)):
                 with contextlib.suppress(OSError):
                     gone.unlink()
+
+
+def _drop_orphans(folder: Path) -> None:
+    """Remove what was kept beside an index that is gone (or whose writing failed)."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            path = Path(entry.path)
+            if path.suffix in _BESIDE and not path.with_suffix(".idx").exists():
+                with contextlib.suppress(OSError):
+                    path.unlink()

@@ -80,3 +80,9 @@ class LogInfo:
     stage: str
     size: int
     segments: list[Segment] = field(default_factory=list)
+    # The prefix every line of this log's text carries in the file (`[rank0]: `, a CI
+    # timestamp), stripped from its IR; "" for none. Two logs of one file with other
+    # prefixes are two streams, interleaved line by line: their segments cover their lines.
+    prefix: str = ""
+    # The Dumps (by index) where another compile starts in this log (a log appended to).
+    compiles: list[int] = field(default_factory=list)

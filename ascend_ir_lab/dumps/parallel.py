@@ -18,7 +18,8 @@ from typing import Any
 from ascend_ir_lab import forked
 from ascend_ir_lab.dumps.headers import parse_header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
-from ascend_ir_lab.dumps.reader import CANDIDATE_LINE, LogIndex, index_part
+from ascend_ir_lab.dumps.reader import LogIndex, index_part
+from ascend_ir_lab.dumps.scan import CANDIDATE_LINE
 from ascend_ir_lab.forked import Pending
 
 PARALLEL_FROM = 64 << 20  # smaller logs are read serially
@@ -112,17 +113,18 @@ def flat(part: LogIndex) -> tuple[Any, ...]:
     return tuple(
         [fields[cls](x) for x in items]
         for cls, items in ((Dump, part.dumps), (Message, part.messages), (Segment, part.segments))
-    ) + (part.warnings,)
+    ) + (part.warnings, part.leads)
 
 
 def unflat(columns: tuple[Any, ...]) -> LogIndex:
     """The LogIndex `flat` gave `columns` for."""
-    dumps, messages, segments, warnings = columns
+    dumps, messages, segments, warnings, leads = columns
     return LogIndex(
         [Dump(*t) for t in dumps],
         [Message(*t) for t in messages],
         [Segment(*t) for t in segments],
         list(warnings),
+        [(a, b) for a, b in leads],
     )
 
 
@@ -139,3 +141,4 @@ def _join(out: LogIndex, part: LogIndex, base: int) -> None:
     out.messages.extend(part.messages)
     out.segments.extend(part.segments)
     out.warnings.extend(part.warnings)
+    out.leads.extend(part.leads)

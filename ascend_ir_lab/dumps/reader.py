@@ -1,4 +1,4 @@
-"""Index one log: find every header with a plain byte search, then split the regions.
+"""Index one log: find every header (`scan`), then split the regions between them.
 
 The reader never copies the log: it keeps offsets. Header lines repeat (a pipeline runs the
 same passes again and again), so each distinct header line is parsed once.
@@ -7,9 +7,7 @@ same passes again and again), so each distinct header line is parsed once.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from ascend_ir_lab.dumps.body import (
     ENDS_MLIR,
@@ -21,8 +19,9 @@ from ascend_ir_lab.dumps.body import (
     message_level,
     split_region,
 )
-from ascend_ir_lab.dumps.headers import Header, parse_header
+from ascend_ir_lab.dumps.headers import Header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
+from ascend_ir_lab.dumps.scan import find_headers
 
 
 @dataclass
@@ -33,6 +32,9 @@ class LogIndex:
     messages: list[Message] = field(default_factory=list)
     segments: list[Segment] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # (line start, header start) of each header that other output precedes on its line
+    # (a prefix every line of the log carries, or text printed without a newline)
+    leads: list[tuple[int, int]] = field(default_factory=list)
 
     def shift(self, log_id: int, first_index: int) -> None:
         """Number an index read as log 0 from Dump 0 as log `log_id` from Dump `first_index`."""
@@ -46,66 +48,6 @@ class LogIndex:
             for s in self.segments:
                 if s.kind == "dump":
                     s.dump += first_index
-
-
-# Every header and banner line holds one of these (`IR Dump`, `IR Pass`, `IR Deleted After`);
-# the match runs on to the end of its line.
-_CANDIDATE = re.compile(rb"IR (?:Dump|Pass |Deleted After )")
-CANDIDATE_LINE = re.compile(rb"IR (?:Dump|Pass |Deleted After )[^\n]*")
-
-
-def find_headers(
-    data: bytes, lo: int = 0, hi: int | None = None
-) -> Iterator[tuple[int, int, Header]]:
-    """Yield (line_start, line_end_incl_newline, Header) for each header line, in order
-    (those in [lo, hi) when given: `lo` a line start, `hi` one or the end).
-
-    Banners (headers of passes that printed no IR) are yielded too: they end the IR before them.
-    """
-    cache: dict[bytes, Header | None] = {}
-    if getattr(data, "regex_find", None) is not None:  # a compressed log read by block
-        yield from _find_in_blocks(data, cache)
-        return
-    rfind, size = data.rfind, len(data)
-    for m in CANDIDATE_LINE.finditer(data, lo, size if hi is None else hi):
-        stop = m.end()
-        start = rfind(b"\n", 0, m.start()) + 1
-        end = stop + 1 if stop < size else size
-        raw = data[start:end]
-        header = cache.get(raw, _UNSEEN)
-        if header is _UNSEEN:
-            header = cache[raw] = _parse(raw)
-        if header is not None:
-            yield start, end, header  # type: ignore[misc]
-
-
-_UNSEEN = object()
-
-
-def _parse(raw: bytes) -> Header | None:
-    return parse_header(raw.decode("utf-8", "replace").rstrip("\r\n"))
-
-
-def _find_in_blocks(
-    data: Any, cache: dict[bytes, Header | None]
-) -> Iterator[tuple[int, int, Header]]:
-    """find_headers over a BlockText: each search runs over the blocks it needs."""
-    find, rfind, size = data.find, data.rfind, len(data)
-    pos = 0
-    while True:
-        k = data.regex_find(_CANDIDATE, pos)
-        if k < 0:
-            return
-        start = rfind(b"\n", 0, k) + 1
-        nl = find(b"\n", k)
-        end = size if nl < 0 else nl + 1
-        pos = end
-        raw = data[start:end]
-        header = cache.get(raw, _UNSEEN)
-        if header is _UNSEEN:
-            header = cache[raw] = _parse(raw)
-        if header is not None:
-            yield start, end, header  # type: ignore[misc]
 
 
 def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> LogIndex:
@@ -125,11 +67,19 @@ def index_part(
     dumps, segments = out.dumps, out.segments
     index = first_index
     last = len(headers) - 1
+    first = headers[0][0] if headers else 0
+    glued = first > 0 and data[first - 1 : first] != b"\n"
     for n, (start, body_start, header) in enumerate(headers):
-        region_end = headers[n + 1][0] if n < last else size
+        if glued:  # other output before it on its line
+            out.leads.append((data.rfind(b"\n", 0, start) + 1, start))
+        next_start = headers[n + 1][0] if n < last else size
+        region_end = next_start
+        glued = n < last and data[next_start - 1 : next_start] != b"\n"
+        if glued:  # the next header's line starts with other output: text, not this IR
+            region_end = max(data.rfind(b"\n", body_start, next_start) + 1, body_start)
         if header.banner:
             _add_banner(out, data, start, body_start, header, stage, log_id, index - 1)
-            _add_text(out, data, body_start, region_end, stage, log_id, index - 1)
+            _add_text(out, data, body_start, next_start, stage, log_id, index - 1)
             continue
         if header.inline_body:  # the IR starts on the header line, after its stars
             body_start = start + data[start:body_start].find(b"***", 4) + 3
@@ -138,8 +88,8 @@ def index_part(
             dump = _dump(data, header, stage, log_id, index, start, body_start, region_end)
         dumps.append(dump)
         segments.append(Segment("dump", start, dump.end, index))
-        if dump.end < region_end:
-            _add_text(out, data, dump.end, region_end, stage, log_id, index)
+        if dump.end < next_start:
+            _add_text(out, data, dump.end, next_start, stage, log_id, index)
         if dump.truncated and n == last and hi == len(data):
             out.warnings.append(
                 f"stage {stage}: the last dump ({header.pass_name}) is truncated: "
@@ -195,7 +145,10 @@ def _dump(
     family, scope = header.family, header.scope
     if family[0] == "m" and not scope.startswith("cgscc"):  # MLIR: no LLVM unit to tell apart
         body_end, text_start, truncated = split_region(data, body_start, region_end, family)
-        holds = _holds(data, body_start, body_end, scope, family)
+        # a header with no IR after it (the log goes on with the next) shows no state
+        holds = (
+            _holds(data, body_start, body_end, scope, family) if body_end > body_start else NO_IR
+        )
         return Dump(
             index, stage, header.pass_name, header.arg, header.options, header.phase,
             scope or holds, family, log_id, start, body_start, body_end,

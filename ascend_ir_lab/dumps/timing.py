@@ -7,8 +7,11 @@ pass argument ("canonicalize"), a pass that runs k times getting keys `arg`, `ar
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from ascend_ir_lab.dumps.model import Dump
 
 _REPORT_START = "... Execution time report ..."
 # "    0.0020 ( 14.4%)  Inliner"  or, with user time, "  0.01 ( 3.1%)  0.01 ( 3.0%)  CSE"
@@ -64,3 +67,27 @@ def by_argument(rows: Iterable[PassTime], name_to_arg: Mapping[str, str]) -> dic
             numbered = f"{key}#{k}"
         result[numbered] = row.seconds
     return result
+
+
+def match_timings(dumps: Sequence[Dump], run: Mapping[str, Any] | None) -> dict[int, float]:
+    """The seconds a Run's stage `timings` give each Dump, by Dump index: keyed by pass
+    argument, `arg#k` for its k-th run in the stage."""
+    # A report counts a pass nested under a function pipeline once, however many
+    # functions it ran on: consecutive Dumps of one pass on other scopes are that one run.
+    stages = {s.get("name"): s.get("timings") or {} for s in (run or {}).get("stages", [])}
+    if not any(stages.values()):
+        return {}
+    seen: dict[tuple[str, str], int] = {}
+    out: dict[int, float] = {}
+    last: Dump | None = None
+    for d in dumps:
+        table = stages.get(d.stage)
+        same_run = last is not None and (last.stage, last.label) == (d.stage, d.label)
+        last = d
+        if not table or d.phase == "artifact" or same_run:
+            continue
+        k = seen[(d.stage, d.label)] = seen.get((d.stage, d.label), 0) + 1
+        value = table.get(d.label if k == 1 else f"{d.label}#{k}")
+        if isinstance(value, int | float):
+            out[d.index] = float(value)
+    return out

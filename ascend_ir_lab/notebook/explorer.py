@@ -15,13 +15,12 @@ from typing import Any
 from ascend_ir_lab.analysis.align import counterpart
 from ascend_ir_lab.analysis.change import pass_change
 from ascend_ir_lab.analysis.compare import compare
-from ascend_ir_lab.analysis.diff import unified
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines
-from ascend_ir_lab.analysis.ops import Census, OpChange, lifecycle
-from ascend_ir_lab.analysis.sync_ops import CENSUS_OPS
+from ascend_ir_lab.analysis.ops import Census, lifecycle
 from ascend_ir_lab.dumps import Dump, Timeline, open_timeline
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.notebook.compare_view import ComparisonView
+from ascend_ir_lab.notebook.explorer_text import diff_text, lifecycle_table, summary_text
 from ascend_ir_lab.notebook.glue import widget_frontend
 from ascend_ir_lab.notebook.text import IRText, Table
 
@@ -88,7 +87,7 @@ class RunView:
         """The IR of one Dump (highlighted in HTML frontends)."""
         d = self.dump(which)
         lines = normalize_lines(self.timeline.lines(d), Normalization.parse(normalize))
-        return _noted(IRText("\n".join(lines), title=self._label(d)), self.timeline, which)
+        return _noted(IRText("\n".join(lines), title=self.dump_label(d)), self.timeline, which)
 
     def diff(
         self,
@@ -112,7 +111,7 @@ class RunView:
         else:
             change = pass_change(self.timeline, da)
             if change.note:
-                return IRText(change.note, title=self._label(da), kind="diff")
+                return IRText(change.note, title=self.dump_label(da), kind="diff")
             assert change.old is not None and change.new is not None
             da, db = change.old, change.new
         result = diff_text(self, da, other, db, normalize=normalize, context=context)
@@ -128,7 +127,7 @@ class RunView:
         d = self.dump(which)
         counts = Census(self.timeline).of(d)
         return Table(
-            f"{self._label(d)}: {sum(counts.values())} ops",
+            f"{self.dump_label(d)}: {sum(counts.values())} ops",
             ["count", "op"],
             [[n, op] for op, n in counts.most_common()],
         )
@@ -224,7 +223,8 @@ class RunView:
             builds.append(open_timeline(path))
         return measure_noise(builds)
 
-    def _label(self, d: Dump) -> str:
+    def dump_label(self, d: Dump) -> str:
+        """How a dump of this Run is named in titles: `name #index stage:pass (scope)`."""
         return f"{self.name} #{d.index} {d.stage}:{d.label} ({d.scope})"
 
     # -- display ---------------------------------------------------------------------------
@@ -300,62 +300,6 @@ def _captured(run: Any) -> Any:
     if note:
         print(note, file=sys.stderr)
     return run
-
-
-def diff_text(
-    a: RunView, da: Dump, b: RunView, db: Dump, *, normalize: str | None, context: int
-) -> IRText:
-    """Unified diff of two Dumps (possibly of two Runs)."""
-    norm = Normalization.parse(normalize)
-    la = normalize_lines(a.timeline.lines(da), norm)
-    lb = normalize_lines(b.timeline.lines(db), norm)
-    name_a, name_b = a._label(da), b._label(db)
-    if a is b and da.phase == "before" and b.timeline.previous(db) is da:
-        # before-only logs: the pass's output is the next Before dump; name the pass, not it
-        name_a = f"{a.name} #{da.index} {da.stage}: before {da.label} ({da.scope})"
-        name_b = f"{a.name} #{db.index} {db.stage}: after {da.label} ({db.scope})"
-    title = f"{name_a}  →  {name_b}"
-    out = list(unified(la, lb, a_name=name_a, b_name=name_b, context=context))
-    return IRText("\n".join(out) if out else "(identical)", title=title, kind="diff")
-
-
-def lifecycle_table(name: str, op: str, changes: Sequence[OpChange]) -> Table:
-    """The passes that change the count of `op`, as a table."""
-    rows = [
-        [c.index, c.stage, c.count, f"{c.delta:+d}", f"{c.arg or c.pass_name} ({c.scope})"]
-        for c in changes
-    ]
-    title = f"{name}: {op}" + ("" if rows else " never appears")
-    return Table(title, ["#", "stage", "count", "delta", "pass (scope)"], rows)
-
-
-def summary_text(view: RunView) -> str:
-    """The plain-text explorer: what a terminal shows instead of the widget."""
-    tl = view.timeline
-    flags = tl.changed_flags()
-    per_stage = ", ".join(f"{s} {sum(1 for d in tl.dumps if d.stage == s)}" for s in tl.stages)
-    lines = [f"{view.title()}: {len(tl.dumps)} dumps ({per_stage}), {sum(flags)} changed the IR"]
-    if view.run is not None:
-        status = view.run.manifest.get("status", {})
-        lines.append(f"  status: {status.get('code')} - {status.get('text')}")
-        lines.append(f"  folder: {view.run.path}")
-    for launch in view.launches:
-        lines.append(f"  launch: {launch.note}")
-    if tl.dumps:
-        last = tl.dumps[-1]
-        census = Census(tl).of(last)
-        sync = ", ".join(
-            f"{op.rsplit('.', 1)[-1]} {census[op]}" for op in CENSUS_OPS if op in census
-        )
-        where = f"  last: #{last.index} {last.stage}:{last.label} ({last.scope})"
-        lines.append(where + (f"; {sync}" if sync else ""))
-        changed = [d for d in tl.dumps if flags[d.index]]
-        shown = ", ".join(f"#{d.index} {d.label}" for d in changed[-8:])
-        lines.append(f"  last changes: {shown}")
-    for w in tl.warnings[:3]:
-        lines.append(f"  warning: {w}")
-    lines.append("  .show(which) .diff(a[, b]) .find(op) .ops(which) .compare(other) .timeline")
-    return "\n".join(lines)
 
 
 def as_timeline(value: Any) -> Timeline:

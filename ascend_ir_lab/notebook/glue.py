@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from IPython.core.interactiveshell import InteractiveShell
@@ -64,8 +64,10 @@ def run_nested(shell: InteractiveShell, cell: str) -> Any:
         hook.exec_result = outer
 
 
-def cell_error(outcome: Any) -> list[str]:
-    """The cell's own exception (its traceback is already shown), as a failure line."""
+def cell_error(outcome: Any, missing: Sequence[str] = ()) -> list[str]:
+    """The cell's own exception (its traceback is already shown), as a failure line; with
+    the hint when it comes of a `triton.*` module the installed triton lacks (the one raised
+    for, else those in `missing`, looked for and not found while the cell ran)."""
     error = getattr(outcome, "error_before_exec", None) or getattr(outcome, "error_in_exec", None)
     if error is None:
         return []
@@ -73,7 +75,7 @@ def cell_error(outcome: Any) -> list[str]:
 
     text = str(error).strip().splitlines()
     line = f"the cell raised {type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
-    hint = missing_module_hint(error)
+    hint = missing_module_hint(error, missing)
     return [f"{line} ({hint})" if hint else line]
 
 

@@ -26,9 +26,9 @@ from ascend_ir_lab.notebook.ipython_api import (
     line_magic,
     magic_arguments,
 )
+from ascend_ir_lab.notebook.listings import RunViews, cache_table, collection_table
 from ascend_ir_lab.notebook.progress import CompileProgress
 from ascend_ir_lab.notebook.resolve import Session
-from ascend_ir_lab.notebook.text import Table
 from ascend_ir_lab.runs import safe_name
 
 __all__ = ["IRLabMagics", "load_ipython_extension"]
@@ -155,8 +155,12 @@ class IRLabMagics(Magics):
             npu_available,
         )
         from ascend_ir_lab.toolchains.ascend.virtual_npu import summary_line, virtual_npu
-        from ascend_ir_lab.toolchains.common.outcome import failure_message, failures
-        from ascend_ir_lab.toolchains.triton.launch import (
+        from ascend_ir_lab.toolchains.common.outcome import (
+            failure_message,
+            failures,
+            missing_triton_modules,
+        )
+        from ascend_ir_lab.toolchains.triton.environment import (
             is_upstream_target,
             upstream_triton_here,
         )
@@ -182,6 +186,7 @@ class IRLabMagics(Magics):
         before = dict(self._ip.user_ns)
         configs = [int(c) for c in args.configs.split(",")] if args.configs else None
         with contextlib.ExitStack() as stack:
+            missing = stack.enter_context(missing_triton_modules())
             if not args.no_virtual_npu and not npu_available():
                 print(summary_line(args.interpret))
                 stack.enter_context(virtual_npu(settings["target"]))
@@ -200,7 +205,7 @@ class IRLabMagics(Magics):
                     fn, signature=args.signature, constexprs=args.constexpr, **settings
                 )
                 runs.append((run, []))
-        failed = failures(cap) + cell_error(outcome)
+        failed = failures(cap) + cell_error(outcome, missing)
         if failed and not args.keep_going:
             self.show_runs(runs, cap.errors, show_last=True)
             raise LaunchFailedError(
@@ -337,74 +342,6 @@ class IRLabMagics(Magics):
         out = args.out or str(Path(view.run.path).parent / f"{safe_name(view.name)}-report.zip")
         report = view.report(out, which=args.which, against=against)
         return Markdown(report.markdown + f"\n\n*Bundle: `{report.zip_path}`*")
-
-
-def collection_table(runs: list[Any]) -> Table:
-    """The kernels one cell compiled: one row per Run; a record opens with `%ir_load PATH`
-    (its passes are captured then)."""
-    from ascend_ir_lab.toolchains.common.collection import human_size, run_row
-
-    rows = [run_row(r) for r in runs]
-    records = sum(1 for r in runs if not r.passes_captured)
-    title = f"{len(rows)} kernel compiles" + (
-        f"; {records} cheap records (autotune configs): open one with %ir_load PATH to "
-        "capture its passes"
-        if records
-        else ""
-    )
-    body = [
-        [r["name"], r["target"], r["status"], f"{r['compile_s']:.2f} s", r["dumps"],
-         human_size(r["size"]), r["path"]]
-        for r in rows
-    ]  # fmt: skip
-    return Table(title, ["kernel", "target", "status", "compile", "dumps", "size", "run"], body)
-
-
-class RunViews(list):  # type: ignore[type-arg]
-    """Every Run a cell made, in order (`runs = _`; `runs[0]`, `runs["softmax"]`); displayed
-    as each Run's explorer, one after the other."""
-
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, str):
-            found = [v for v in self if v.name == key]
-            if not found:
-                names = ", ".join(v.name for v in self)
-                raise KeyError(f"no Run named {key!r} in this cell's Runs ({names})")
-            return found[0]
-        return super().__getitem__(key)
-
-    def _ipython_display_(self) -> None:
-        for view in self:
-            display(view)
-
-    def __repr__(self) -> str:
-        return f"{len(self)} Runs: " + ", ".join(v.name for v in self)
-
-
-def cache_table(entries: list[Any], limit: int) -> Table:
-    """The cache listing shown by `%ir_cache`."""
-    import datetime as dt
-
-    from ascend_ir_lab.toolchains.common import cache
-
-    rows = [
-        [
-            e.key[:12],
-            e.kind,
-            e.name,
-            " ".join(e.stages),
-            f"{e.size / 1024:.0f} KiB",
-            dt.datetime.fromtimestamp(e.mtime).strftime("%Y-%m-%d %H:%M"),
-        ]
-        for e in entries[:limit]
-    ]
-    where = f"{cache.cache_root()} and {cache.dump_root()}"
-    title = (
-        f"{len(entries)} kernels in {where}, newest first; open one with %ir_cache KEY"
-        if entries
-        else f"no kernels in {where} (run a kernel with TRITON_DEBUG=1 first)"
-    )
-    return Table(title, ["key", "kind", "kernel", "stages", "size", "modified"], rows)
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -11,7 +11,8 @@ from typing import Any
 
 from ascend_ir_lab.analysis.align import counterpart
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.notebook.explorer import RunView, diff_text
+from ascend_ir_lab.notebook.explorer import RunView
+from ascend_ir_lab.notebook.explorer_text import diff_text
 
 __all__ = ["Session"]
 

@@ -49,13 +49,12 @@ def run_upstream_cell(magics: Any, args: Any, cell: str) -> Any:
     from ascend_ir_lab.errors import LaunchFailedError
     from ascend_ir_lab.toolchains.common.outcome import failure_message, failures
     from ascend_ir_lab.toolchains.triton.compile import parse_target
-    from ascend_ir_lab.toolchains.triton.launch import (
-        compile_defined_upstream,
+    from ascend_ir_lab.toolchains.triton.environment import (
         default_target,
         device_target,
-        intercept_upstream,
         require_upstream_environment,
     )
+    from ascend_ir_lab.toolchains.triton.launch import compile_defined_upstream, intercept_upstream
     from ascend_ir_lab.toolchains.triton.virtual_gpu import summary_line, virtual_gpu
 
     if args.target is not None:

@@ -50,7 +50,7 @@ class Run:
 
     def log(self, stage: str) -> bytes:
         """Everything the stage's tool printed, as printed (a `.log.zst` decompressed)."""
-        from ascend_ir_lab.dumps.sources import read_bytes
+        from ascend_ir_lab.dumps.builder import read_bytes
 
         record = self.stage(stage)
         path = inside(self.path, record.get("log")) if record.get("log") else None

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascend_ir_lab.dumps import blocks, open_timeline, sources, zstd_log
+from ascend_ir_lab.dumps import blocks, builder, open_timeline, zstd_log
 from ascend_ir_lab.dumps.sources import read_log
 from tests.conftest import ASCEND, fixture_bytes
 
@@ -21,7 +21,7 @@ def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     # many blocks from a small real log: every boundary case comes up
     monkeypatch.setattr(zstd_log, "FRAME_BYTES", 997)
     monkeypatch.setattr(blocks, "BLOCK_BYTES", 1009)
-    monkeypatch.setattr(sources, "_MMAP_FROM", 1)  # read by block, as a big log is
+    monkeypatch.setattr(builder, "MMAP_FROM", 1)  # read by block, as a big log is
 
 
 def _zst(tmp_path: Path, data: bytes) -> Path:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ascend_ir_lab import forked
-from ascend_ir_lab.dumps import index_cache, open_timeline, sources
+from ascend_ir_lab.dumps import builder, index_cache, open_timeline, sources
 from ascend_ir_lab.dumps import timeline as timeline_module
 from ascend_ir_lab.dumps.timeline import Timeline
 from tests.conftest import ASCEND, fixture_bytes
@@ -36,8 +36,8 @@ def _read_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_args: object, **_kw: object) -> None:
         raise AssertionError("the log was read again")
 
-    monkeypatch.setattr(sources, "index_in_parts", refuse)
-    monkeypatch.setattr(sources, "index_log", refuse)
+    monkeypatch.setattr(builder, "index_in_parts", refuse)
+    monkeypatch.setattr(builder, "index_log", refuse)
 
 
 def _fields(tl: Timeline) -> tuple[object, ...]:
@@ -129,14 +129,14 @@ def test_kept_indexes_are_numbered_for_their_place(
     a.write_bytes(fixture_bytes(ASCEND / "vadd.adapter.log"))
     b.write_bytes(LOG)
 
-    def two(builder: sources._Builder) -> Timeline:
-        builder.add_log(a, a.read_bytes(), "adapter")
-        builder.add_log(b, b.read_bytes(), "bishengir")
-        return builder.timeline(title="two", path=tmp_path)
+    def two(b_: builder.LogBuilder) -> Timeline:
+        b_.add_log(a, a.read_bytes(), "adapter")
+        b_.add_log(b, b.read_bytes(), "bishengir")
+        return b_.timeline(title="two", path=tmp_path)
 
-    first = two(sources._Builder())
+    first = two(builder.LogBuilder())
     _read_refused(monkeypatch)
-    again = two(sources._Builder())
+    again = two(builder.LogBuilder())
     assert _fields(again) == _fields(first)
     assert again.dumps[-1].log_id == 1 and again.dumps[-1].index == len(first.dumps) - 1
 
@@ -167,7 +167,7 @@ def test_snapshot_ids_are_kept_beside_the_index(
     def refuse(*_args: object) -> None:
         raise AssertionError("the Dumps were compared again")
 
-    monkeypatch.setattr(timeline_module, "_identify", refuse)
+    monkeypatch.setattr(timeline_module, "snapshot_ids", refuse)
     assert _fields(open_timeline(str(path))) == first
 
 

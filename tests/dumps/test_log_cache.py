@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_ir_lab.dumps import blocks, log_cache, open_timeline, sources, zstd_log
+from ascend_ir_lab.dumps import blocks, builder, log_cache, open_timeline, zstd_log
 from tests.conftest import ASCEND, fixture_bytes
 
 LOG = fixture_bytes(ASCEND / "vadd.adapter.log")
@@ -18,7 +18,7 @@ LOG = fixture_bytes(ASCEND / "vadd.adapter.log")
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every compressed log counts as large; the cache lives under this test's tmp folder."""
-    monkeypatch.setattr(sources, "_MMAP_FROM", 1)
+    monkeypatch.setattr(builder, "MMAP_FROM", 1)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
     return tmp_path / "tmp" / f"ascend-ir-lab-{os.getuid()}-logs"
@@ -37,7 +37,7 @@ def test_a_second_open_maps_the_kept_log(tmp_path: Path, cache: Path) -> None:
     first = open_timeline(str(zst))
     (kept,) = cache.iterdir()
     assert kept.read_bytes() == LOG and oct(cache.stat().st_mode & 0o777) == "0o700"
-    again = sources.read_bytes(zst)
+    again = builder.read_bytes(zst)
     assert not isinstance(again, blocks.BlockText) and bytes(again) == LOG
     assert [d.pass_name for d in open_timeline(str(zst)).dumps] == [
         d.pass_name for d in first.dumps
@@ -46,11 +46,11 @@ def test_a_second_open_maps_the_kept_log(tmp_path: Path, cache: Path) -> None:
 
 def test_a_rewritten_log_is_never_read_from_an_old_copy(tmp_path: Path, cache: Path) -> None:
     zst = _zst(tmp_path, LOG)
-    sources.read_bytes(zst)
+    builder.read_bytes(zst)
     changed = LOG.replace(b"IR Dump After", b"IR Dump Before", 1)
     _zst(tmp_path, changed)
     os.utime(zst, ns=(1, 1))  # even with an old modification time: a new inode or size
-    assert bytes(sources.read_bytes(zst)) == changed
+    assert bytes(builder.read_bytes(zst)) == changed
 
 
 def test_a_damaged_log_is_not_kept(tmp_path: Path, cache: Path) -> None:
@@ -65,7 +65,7 @@ def test_no_cache_in_a_folder_others_can_write(tmp_path: Path, cache: Path) -> N
     cache.mkdir(mode=0o777)
     cache.chmod(0o777)
     zst = _zst(tmp_path, LOG)
-    assert bytes(sources.read_bytes(zst)) == LOG  # read all the same, nothing kept
+    assert bytes(builder.read_bytes(zst)) == LOG  # read all the same, nothing kept
     assert not any(cache.iterdir())
 
 
@@ -78,7 +78,7 @@ def test_the_least_recently_opened_go_first(
         folder = tmp_path / f"r{k}"
         folder.mkdir()
         paths.append(_zst(folder, LOG + b"\n" * k))
-        sources.read_bytes(paths[-1])
+        builder.read_bytes(paths[-1])
     kept = sorted(p.stat().st_size for p in cache.iterdir())
     assert kept == [len(LOG) + 1, len(LOG) + 2]  # the first one opened was evicted
 

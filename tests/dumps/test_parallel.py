@@ -21,12 +21,16 @@ def _fields(idx: LogIndex) -> tuple[object, ...]:
         [astuple(m) for m in idx.messages],
         [astuple(s) for s in idx.segments],
         idx.warnings,
+        idx.leads,
     )
 
 
 def _mixed() -> bytes:
-    # Every real log, one after another, ending in the middle of a Dump (a truncated last IR).
+    # Every real log, one after another, ending in the middle of a Dump (a truncated last IR);
+    # the last ones glued after progress text, the way a terminal shows them.
     logs = b"".join(fixture_bytes(p) for p in real_logs())
+    k = logs.find(b"// -----// IR Dump", len(logs) * 3 // 4)
+    logs = logs[:k] + b"[1/2] compiling " + logs[k:]
     cut = logs.rfind(b"IR Dump After")
     return logs[: logs.find(b"\n", logs.find(b"\n", cut) + 200)]
 
@@ -45,6 +49,7 @@ def test_parts_join_to_the_serial_read(parts: int, forks: None) -> None:
     assert joined is not None
     assert _fields(joined) == _fields(serial)
     assert any("truncated" in w for w in serial.warnings)
+    assert len(serial.leads) == 1
 
 
 def test_parts_start_at_header_lines() -> None:

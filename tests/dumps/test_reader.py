@@ -159,9 +159,9 @@ def test_equal_snapshot_ids_mean_equal_bytes_even_when_the_crc_collides(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A stand-in CRC that collides on everything: identity must still follow the bytes.
-    import ascend_ir_lab.dumps.timeline as timeline
+    import ascend_ir_lab.dumps.snapshots as snapshots
 
-    monkeypatch.setattr(timeline.zlib, "crc32", lambda _data: 7)
+    monkeypatch.setattr(snapshots.zlib, "crc32", lambda _data: 7)
     body = "module {{\n  func.func @f() {{\n    %0 = arith.constant {} : i32\n  }}\n}}\n"
     log = tmp_path / "collide.log"
     log.write_text(

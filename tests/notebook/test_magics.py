@@ -316,9 +316,9 @@ def test_a_sweep_interrupted_in_a_cell_leaves_no_compile_running(
     import os
     import threading
 
-    from ascend_ir_lab.toolchains.ascend import launch
+    from ascend_ir_lab.toolchains.ascend import autotune_offline
 
-    noted = launch._note_config
+    noted = autotune_offline._note_config
 
     def interrupted(capture: Any, *args: Any) -> None:
         noted(capture, *args)
@@ -335,7 +335,7 @@ def test_a_sweep_interrupted_in_a_cell_leaves_no_compile_running(
                 continue
         return found
 
-    monkeypatch.setattr(launch, "_note_config", interrupted)
+    monkeypatch.setattr(autotune_offline, "_note_config", interrupted)
     threads, before = set(threading.enumerate()), children()
     run_cell(shell, f"%%triton_npu --runs-dir {tmp_path}\n{AUTOTUNED_CELL}")
     assert set(threading.enumerate()) <= threads and children() <= before

@@ -87,3 +87,35 @@ def test_keep_going_lets_a_failed_compile_pass(
     result, io = run_cell(shell, f"{line}\n{cell}")
     assert result.success and "went on" in io.stdout
     assert "stage bishengir failed (exit code 1)" in shown(io)  # the panel is still there
+
+
+NEWER_SUITE = """
+import pytest
+import torch
+import torch_npu
+import triton.language.extra.cann.libdevice as libdevice
+
+
+def test_erf():
+    assert libdevice.erf(torch.zeros(4, device="npu")) is not None
+"""
+
+
+def test_a_suite_for_a_newer_triton_says_what_this_one_lacks(
+    shell: InteractiveShell, runs_dir: Path, tmp_path: Path
+) -> None:
+    """pytest run from a cell reports the failed import as its own collection error; the
+    cell's failure still names the module the installed triton lacks."""
+    import triton
+
+    suite = tmp_path / "test_newer_suite.py"
+    suite.write_text(NEWER_SUITE)
+    cell = (
+        f"import pytest\nassert pytest.main([{str(suite)!r}, '-q', '-p', 'no:cacheprovider']) == 0"
+    )
+    result, _ = run_cell(shell, f"%%triton_npu --interpret --runs-dir {runs_dir}\n{cell}")
+    assert isinstance(result.error_in_exec, LaunchFailedError)
+    assert (
+        f"the cell raised AssertionError (triton.language.extra.cann is not part of the "
+        f"installed triton ({triton.__version__}): this code needs a newer triton-ascend)"
+    ) in str(result.error_in_exec)

@@ -22,7 +22,7 @@ import pytest
 
 from ascend_ir_lab.cli import main
 from ascend_ir_lab.dumps import open_timeline
-from ascend_ir_lab.dumps.sources import read_bytes
+from ascend_ir_lab.dumps.builder import read_bytes
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.export import packing
 from ascend_ir_lab.export.files import save_html

@@ -78,14 +78,18 @@ def test_atomics_of_narrow_types_compute_in_the_interpreter(captured: dict[str, 
     assert "Unsupported data type" not in captured["text"]
 
 
-def test_a_launch_triton_refuses_still_runs_interpreted(captured: dict[str, Any]) -> None:
-    """`tl.constexpr` objects as launch arguments: triton-ascend 3.2's launch refuses them
-    (no Run, its own reason said), the interpreter runs the launch as plain
-    TRITON_INTERPRET=1 does, so the test's own check passes."""
-    _passed(captured, "check_constexpr_objects.py::")
-    assert not _runs(captured, "repeat_rows")
-    said = [f for f in captured["data"]["failures"] if "repeat_rows" in f]
-    assert said == ["InputError: repeat_rows: Callable constexpr at index M is not supported"]
+def test_constexpr_objects_compile_as_their_values(captured: dict[str, Any]) -> None:
+    """`tl.constexpr` objects as launch arguments (triton-ascend 3.2's own launch path calls
+    them "Callable constexpr", or has no type for one given to a plain parameter): compiled
+    as their values are, a complete Run each, and run in the interpreter as plain
+    TRITON_INTERPRET=1 runs them, so the tests' own checks pass."""
+    assert len(_passed(captured, "check_constexpr_objects.py::")) == 2
+    (rows,) = _runs(captured, "repeat_rows")
+    (spread,) = _runs(captured, "spread")
+    assert _complete(rows) and _complete(spread)
+    assert rows.manifest["kernel"]["constexprs"] == {"M": 2, "N": 16}
+    assert spread.manifest["kernel"]["signature"]["length"] == "i32"
+    assert not [f for f in captured["data"]["failures"] if "repeat_rows" in f or "spread" in f]
     assert "no Triton pointer type" not in captured["text"]  # bfloat16 has one
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -58,3 +60,89 @@ def test_the_compilers_reason_is_found_above_the_module_it_printed(tmp_path: Pat
     (said,) = failures(SimpleNamespace(errors=[caught.value], launches=[]))
     assert said.startswith("stage adapter failed (exit code 1): ") and "test_outcome.py:" in said
     assert "error: failed to legalize unresolved materialization" in said
+
+
+# An NPU-host test file written for a newer triton-ascend: the module it imports at the top
+# is not in 3.2, so pytest reports the failure as its own collection error.
+NEWER_TRITON_TESTS = """\
+import pytest
+import torch
+import torch_npu
+import triton
+import triton.language as tl
+import triton.language.extra.cann.libdevice as libdevice
+
+
+@pytest.mark.parametrize("n", [16, 64])
+def test_erf(n):
+    x = torch.randn(n, device="npu")
+    assert libdevice.erf is not None and x.numel() == n
+"""
+
+MOCKED_TUNER_TESTS = """\
+from unittest import mock
+
+
+def test_tiling_is_mocked():
+    with mock.patch("triton.backends.ascend.runtime.autotuner.AutoTilingTuner.run", new=None):
+        pass
+"""
+
+
+def test_missing_triton_modules_are_seen_however_the_import_fails() -> None:
+    """Caught by the code, hidden behind a mock.patch AttributeError, or raised: each missing
+    `triton.*` module is seen once; modules that exist and other packages are not."""
+    from unittest import mock
+
+    from ascend_ir_lab.toolchains.common.outcome import (
+        missing_module_hint,
+        missing_triton_modules,
+    )
+
+    finders = list(sys.meta_path)
+    with missing_triton_modules() as missing:
+        with pytest.raises(ModuleNotFoundError) as raised:
+            import triton.language.extra.cann  # noqa: F401
+        with pytest.raises(AttributeError), mock.patch("triton.backends.ascend.runtime.x.y"):
+            pass
+        with pytest.raises(ModuleNotFoundError):
+            import no_such_package_here  # noqa: F401
+        import triton.language.core  # noqa: F401
+    assert sys.meta_path == finders
+    assert missing == ["triton.language.extra.cann", "triton.backends.ascend.runtime"]
+    hint = missing_module_hint(raised.value)
+    assert hint == (
+        f"triton.language.extra.cann is not part of the installed triton ({triton.__version__})"
+        ": this code needs a newer triton-ascend"
+    )
+    assert missing_module_hint(AssertionError("pytest.main() != 0"), missing).startswith(
+        "triton.language.extra.cann, triton.backends.ascend.runtime are not part of"
+    )
+    assert missing_module_hint(AssertionError("x")) == ""
+
+
+@pytest.mark.ascend
+@needs_ascend
+@pytest.mark.parametrize(
+    ("text", "module"),
+    [
+        (NEWER_TRITON_TESTS, "triton.language.extra.cann"),
+        (MOCKED_TUNER_TESTS, "triton.backends.ascend.runtime"),
+    ],  # fmt: skip
+)
+def test_capture_of_pytest_says_what_this_triton_lacks(
+    tmp_path: Path, text: str, module: str
+) -> None:
+    """pytest turns the failed import into a collection error (or a failed test) of its own:
+    capture still ends with the one line saying which triton is installed, and fails."""
+    (tmp_path / "test_newer.py").write_text(text)
+    cmd = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(tmp_path / "runs"), "--",
+           sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_newer.py"]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    said = [ln for ln in done.stderr.splitlines() if "is not part of the installed" in ln]
+    assert done.returncode != 0
+    assert said == [
+        f"[ascend-ir-lab] {module} is not part of the installed triton ({triton.__version__}): "
+        "this code needs a newer triton-ascend"
+    ], done.stdout + done.stderr
+    assert "ascend_ir_lab/" not in done.stderr  # nothing of ours in the traceback

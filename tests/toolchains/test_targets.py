@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ascend_ir_lab.toolchains.common.targets import toolchain_for
-from ascend_ir_lab.toolchains.triton.launch import is_upstream_target
+from ascend_ir_lab.toolchains.triton.environment import is_upstream_target
 
 
 @pytest.mark.parametrize(

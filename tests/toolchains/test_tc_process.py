@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from ascend_ir_lab.errors import CompilerError, ToolNotFoundError
-from ascend_ir_lab.toolchains.common.process import capture_fds, log_tail, run_logged
+from ascend_ir_lab.toolchains.common.process import run_logged
+from ascend_ir_lab.toolchains.common.tool_log import capture_fds, log_tail
 
 
 def test_capture_fds_takes_c_level_writes_and_gives_streams_back(

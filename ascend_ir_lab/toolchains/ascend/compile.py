@@ -18,18 +18,24 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.dumps.zstd_log import stored_log
-from ascend_ir_lab.errors import CompilerError, InputError, IRLabError
+from ascend_ir_lab.errors import InputError, IRLabError
 from ascend_ir_lab.toolchains.ascend import options as opts_mod
 from ascend_ir_lab.toolchains.ascend.stages import add_ttir_stage, stage_record
+from ascend_ir_lab.toolchains.ascend.tool_stages import (
+    RunInterrupted,
+    StageFailedError,
+    adapter_from_triton,
+    adapter_stage,
+    binary_output,
+    fail_stage,
+    ttir_artifact,
+)
 from ascend_ir_lab.toolchains.common.env import relevant_env, tool_env
 from ascend_ir_lab.toolchains.common.process import (
     DEFAULT_TIMEOUT_S,
     ToolInterrupted,
     ToolResult,
     ToolTimeoutError,
-    first_located_error,
-    run_logged,
     start_logged,
 )
 from ascend_ir_lab.toolchains.common.run import Run, RunWriter
@@ -40,37 +46,20 @@ from ascend_ir_lab.toolchains.common.tools import (
     versions,
 )
 
+__all__ = [
+    "CompileJob",
+    "RunInterrupted",
+    "StageFailedError",
+    "compile_kernel",
+    "python_command",
+    "start_compile",
+]
+
 HIVMC_MISSING = "Cannot find hivmc"
 RECORD_ONLY = (
     "record only: ttir and adapter IR, as triton compiles them; capture the passes to run "
     "bishengir-compile with every pass printed"
 )
-
-
-class StageFailedError(CompilerError):
-    """A stage of a compile failed; the Run (with the tool's full log) is in `.run`."""
-
-    def __init__(self, result: ToolResult, stage: str, run: Run) -> None:
-        tail = result.tail(40)
-        said = first_located_error(result.log)
-        if said and said not in tail:  # the compiler's reason, above the module it printed
-            tail = f"{said}\n...\n{tail}"
-        if result.status == "timed-out":
-            tail = f"{result.status}: the whole process group was killed\n{tail}"
-        super().__init__(result.command, result.returncode, tail, stage=stage)
-        self.run = run
-        log = stored_log(result.log)
-        self.args = (f"{self.args[0]}\n  full log: {log}\n  run: {run.path}",)
-
-
-class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a compile: the Run, with the stopped stage and its log, is in `.run`."""
-
-    def __init__(self, run: Run, stage: str) -> None:
-        where = f" in stage {stage}" if stage else ""
-        super().__init__(f"interrupted{where}; the Run so far: {run.path}")
-        self.run = run
-        self.stage = stage
 
 
 def compile_kernel(
@@ -208,11 +197,11 @@ def start_compile(
             writer, fn, spec, sig, consts, target, dict(options or {}), attrs, dumps=dumps
         )
         if ttir is None:
-            return _fail(writer, "ttir", check)
-        if dumps or not _adapter_from_triton(writer, ttir, npu_opts, env):
-            adapter = _adapter_stage(writer, ttir, npu_opts, env, timeout, dumps)
+            return fail_stage(writer, "ttir", check)
+        if dumps or not adapter_from_triton(writer, ttir, npu_opts, env):
+            adapter = adapter_stage(writer, ttir, npu_opts, env, timeout, dumps)
             if adapter.returncode != 0:
-                return _fail(writer, "adapter", check, adapter)
+                return fail_stage(writer, "adapter", check, adapter)
         args = opts_mod.bishengir_args(npu_opts, target, env, regbased=bishengir_is_regbased())
         if barrier_all:
             args = opts_mod.with_barrier_all(args)
@@ -337,53 +326,6 @@ def _write_source(writer: RunWriter, source: tuple[str, int, str]) -> None:
     writer.set_extra("source_file", filename)
 
 
-def _adapter_command(ttir: Path, npu_opts: Any, env: Mapping[str, str], output: Path) -> list[str]:
-    return [
-        str(find_tool("triton-adapter-opt")),
-        str(ttir),
-        *opts_mod.adapter_args(npu_opts, env),
-        "-o",
-        str(output),
-    ]
-
-
-def _adapter_from_triton(
-    writer: RunWriter, ttir: Path, npu_opts: Any, env: Mapping[str, str]
-) -> bool:
-    """A cheap record's adapter stage: the .ttadapter triton-ascend wrote while compiling
-    (the same triton-adapter-opt call), with the command that makes it; False if none."""
-    made = [p for p in ttir.parent.iterdir() if p.suffix in (".ttadapter", ".bcmlir")]
-    if not made:
-        return False
-    command = _adapter_command(ttir, npu_opts, env, made[0])
-    writer.add_stage(
-        {"name": "adapter", "log": None, "artifact": writer.relative(made[0]),
-         "command": command, "returncode": 0, "seconds": 0.0, "made_by": "triton"}
-    )  # fmt: skip
-    return True
-
-
-def _adapter_stage(
-    writer: RunWriter,
-    ttir: Path,
-    npu_opts: Any,
-    env: Mapping[str, str],
-    timeout: float,
-    dumps: bool = True,
-) -> ToolResult:
-    """triton-adapter-opt with triton-ascend's options plus --mlir-print-ir-after-all."""
-    output = writer.artifact_path("adapter.mlir")
-    command = _adapter_command(ttir, npu_opts, env, output)
-    if dumps:
-        command.insert(-2, opts_mod.PRINT_AFTER_ALL)
-    result = run_logged(
-        command, log=writer.log_path("adapter"), env=env, timeout=timeout, package="triton-ascend"
-    )
-    artifact = output if output.is_file() and result.returncode == 0 else None
-    writer.add_stage(stage_record(writer, "adapter", result, artifact))
-    return result
-
-
 def _bishengir_stage(
     writer: RunWriter,
     args: list[str],
@@ -421,17 +363,17 @@ def _bishengir_stage(
 
     def finish() -> Run:
         result = tool.wait(timeout)
-        produced = _binary_output(binary)
+        produced = binary_output(binary)
         with writer.held():
             writer.add_stage(stage_record(writer, "bishengir", result, produced))
             writer.set_extra("mix_mode", mix_mode)
-            writer.set_extra("stage_inputs", {"adapter": writer.relative(_ttir_artifact(writer)),
+            writer.set_extra("stage_inputs", {"adapter": writer.relative(ttir_artifact(writer)),
                                               "bishengir": writer.relative(source)})  # fmt: skip
         if result.returncode == 0:
             return writer.finish("ok" if produced else "ir-complete-no-binary")
         if HIVMC_MISSING in result.tail(60):
             return writer.finish("ir-complete-no-binary")
-        return _fail(writer, "bishengir", check, result)
+        return fail_stage(writer, "bishengir", check, result)
 
     def stop() -> Run:
         try:
@@ -447,30 +389,6 @@ def _bishengir_stage(
         return done
 
     return CompileJob(finish=guarded, stop=stop)
-
-
-def _binary_output(stem: Path) -> Path | None:
-    for candidate in (stem.with_name("kernel.o"), stem.with_name("kernel_reloc.o"), stem):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def _ttir_artifact(writer: RunWriter) -> Path | None:
-    art = writer.manifest["stages"][0].get("artifact") if writer.manifest["stages"] else None
-    return writer.path / art if art else None
-
-
-def _fail(writer: RunWriter, stage: str, check: bool, result: ToolResult | None = None) -> Run:
-    record = next(s for s in writer.manifest["stages"] if s["name"] == stage)
-    text = f"stage {stage} failed with exit code {record['returncode']}"
-    run = writer.finish("compile-error", text)
-    if check:
-        if result is None:
-            log = writer.path / record["log"]
-            result = ToolResult(record["command"], record["returncode"], record["seconds"], log)
-        raise StageFailedError(result, stage, run)
-    return run
 
 
 def python_command() -> list[str]:

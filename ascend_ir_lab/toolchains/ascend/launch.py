@@ -16,17 +16,15 @@ results can be checked. Everything patched comes back on exit, also after an exc
 from __future__ import annotations
 
 import contextlib
-import math
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.runs import Run, write_manifest
+from ascend_ir_lab.runs import Run
+from ascend_ir_lab.toolchains.ascend.autotune_offline import autotune_untimed, config_outcome
 from ascend_ir_lab.toolchains.ascend.interpret import interpret_launch
-from ascend_ir_lab.toolchains.ascend.npu import no_device_to_time
+from ascend_ir_lab.toolchains.ascend.launch_compile import annotate_run, declared, start_watched
 from ascend_ir_lab.toolchains.ascend.offline_kernel import OfflineKernel
 from ascend_ir_lab.toolchains.common.interpret_repeat import Repeats
 from ascend_ir_lab.toolchains.common.kernel_args import launches_taken_over, specialised
@@ -37,10 +35,10 @@ from ascend_ir_lab.toolchains.common.launch import (
     compile_watched,
     fresh_folder,
     grid_text,
-    keep_cell,
     kernel_name,
     launch_grid,
 )
+from ascend_ir_lab.toolchains.common.outcome import kept_error
 from ascend_ir_lab.toolchains.common.run import update_extra
 from ascend_ir_lab.toolchains.common.specialise import Specialisation, npu_target
 from ascend_ir_lab.toolchains.common.tools import npu_available
@@ -90,7 +88,7 @@ class LaunchCapture(Capture):
             spec = specialised(fn, original, args, kwargs, npu_target(self.target))
         except InputError as exc:
             # reported, not raised: the cell goes on as with any launch taken over
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             self._say("error", {"kernel": name, "error": exc})
             if npu_available():
                 return original(fn, *args, grid=grid, warmup=warmup, **kwargs)
@@ -157,7 +155,7 @@ class LaunchCapture(Capture):
             shape = launch_grid(grid, fn, args, kwargs)
         except Exception:  # noqa: BLE001 - no grid, nothing to interpret; the error stands
             return
-        launch = Launch(kernel_name(fn), shape, {}, {}, error=exc)
+        launch = Launch(kernel_name(fn), shape, {}, {}, error=kept_error(exc))
         self.launches.append(launch)
         self._skip(fn, grid, args, kwargs, launch)
 
@@ -168,7 +166,7 @@ class LaunchCapture(Capture):
 
         def launch(grid: Any, args: tuple[Any, ...]) -> None:
             names = list(spec.signature)
-            kwargs = {**dict(zip(names, args, strict=False)), **_declared(fn, spec.constexprs)}
+            kwargs = {**dict(zip(names, args, strict=False)), **declared(fn, spec.constexprs)}
             entry = Launch(kernel_name(fn), launch_grid(grid, fn, (), kwargs), spec.signature,
                            spec.constexprs)  # fmt: skip
             entry.run = next((ln.run for ln in self.launches if ln.signature == spec.signature
@@ -226,7 +224,7 @@ class LaunchCapture(Capture):
         try:
             return capture_passes(run, progress=self._say)
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             return exc
 
     def _record_sweep(self, kernel: str, key: tuple[Any, ...], run: Run) -> Run:
@@ -240,7 +238,7 @@ class LaunchCapture(Capture):
             c["run"] = str(target.path) if isinstance(target, Run) else None
             c["passes_captured"] = isinstance(target, Run) and target.passes_captured
             if c.get("status") is None:  # finished in the background since
-                c.update(_config_outcome(target if isinstance(target, Run) else None))
+                c.update(config_outcome(target if isinstance(target, Run) else None))
         shown = [{k: v for k, v in c.items() if not k.startswith("_")} for c in configs]
         return update_extra(run, {"autotune": sweep_record(shown, chosen, timed=False)})
 
@@ -275,14 +273,14 @@ class LaunchCapture(Capture):
             from ascend_ir_lab.toolchains.ascend.compile import compile_kernel
 
             made: Run | CompileJob = (
-                _start_watched(fn, folder, kwargs, self._say)
+                start_watched(fn, folder, kwargs, self._say)
                 if background
                 else compile_watched(
                     fn, folder, kwargs, self._say, compile_fn=compile_kernel, beside=beside
                 )
             )
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             return exc
         if not isinstance(made, Run):  # a CompileJob
             if made.running:
@@ -308,7 +306,7 @@ class LaunchCapture(Capture):
         try:
             run = job.run()
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             self._compiled[key] = exc
             for launch in launches:
                 launch.error = exc
@@ -365,64 +363,13 @@ class LaunchCapture(Capture):
             launch.interpreted = True
             launch.note += "; ran in Triton's CPU interpreter (TRITON_INTERPRET=1) instead"
         except Exception as exc:  # noqa: BLE001 - reported beside the Run, the cell goes on
-            launch.interpret_error = exc
+            launch.interpret_error = kept_error(exc)
             launch.note += f"; the CPU interpreter failed: {type(exc).__name__}: {exc}"
             return
         self._repeats.note(key, before, args, kwargs)
 
     def _say(self, event: str, info: dict[str, Any]) -> None:
         super()._say(event, {"sweep": self._step, **info} if self._step else info)
-
-
-def _start_watched(
-    fn: Any, folder: Path, kwargs: dict[str, Any], say: Progress
-) -> Run | CompileJob:
-    """`compile_watched` with `start_compile`: a job the compile thread starts after this
-    thread was interrupted (or failed) is stopped there, so none is ever left running."""
-    from ascend_ir_lab.toolchains.ascend.compile import start_compile
-
-    started: list[CompileJob] = []
-    gone = threading.Event()
-
-    def start(kernel: Any, **settings: Any) -> CompileJob:
-        job = start_compile(kernel, **settings)
-        started.append(job)
-        if gone.is_set():
-            job.stop()
-        return job
-
-    try:
-        made: Run | CompileJob = compile_watched(fn, folder, kwargs, say, compile_fn=start)
-        return made
-    except BaseException:
-        gone.set()
-        for job in started:
-            job.stop()
-        raise
-
-
-def annotate_run(run: Run, fn: Any, launch: Mapping[str, Any]) -> Run:
-    """Record how the Run came about (extra.launch) and, for a kernel defined in a notebook
-    cell, keep the whole cell as source.py so that IR locations (cell line numbers) match."""
-    manifest = dict(run.manifest)
-    manifest.setdefault("extra", {})["launch"] = {
-        "launched": False,
-        "reason": "no NPU" if not npu_available() else "compiled offline",
-        **launch,
-    }
-    source_file = manifest.get("extra", {}).get("source_file")
-    in_cell = keep_cell(run.path, manifest, fn)
-    if not in_cell and source_file and not (manifest.get("kernel") or {}).get("file"):
-        # IR locations name the kernel's file; "source.py" would match none of them
-        manifest["kernel"] = {**(manifest.get("kernel") or {}), "file": source_file}
-    write_manifest(run.path, manifest)
-    return Run(run.path)
-
-
-def _declared(fn: Any, constexprs: Mapping[str, Any]) -> dict[str, Any]:
-    """The constexprs that are parameters of `fn` (not ints triton specialised to 1)."""
-    params = {p.name: p for p in getattr(fn, "params", [])}
-    return {k: v for k, v in constexprs.items() if k in params and params[k].is_constexpr}
 
 
 @contextlib.contextmanager
@@ -434,107 +381,12 @@ def intercept_launches(**settings: Any) -> Iterator[LaunchCapture]:
     """
     capture = LaunchCapture(**settings)
     try:
-        with launches_taken_over(capture.on_launch), _autotune_untimed(capture):
+        with launches_taken_over(capture.on_launch), autotune_untimed(capture):
             yield capture
     except BaseException:
         capture.stop_pending()  # a stage left running is killed and reaped, never left
         raise
     capture.settle()
-
-
-@contextlib.contextmanager
-def _autotune_untimed(capture: LaunchCapture) -> Iterator[None]:
-    """With no NPU, `@triton.autotune` cannot time its configs: each config's benchmark run
-    becomes an offline compile (a Run per config) and the configs keep their order, so the
-    first one stands in for the best (with `interpret`, the one with the fewest programs, the
-    quickest to interpret). With an NPU, autotuning runs as usual."""
-    if npu_available():
-        yield
-        return
-    from triton.runtime.autotuner import Autotuner
-
-    original, original_init = Autotuner._bench, Autotuner.__init__
-    original_prune = Autotuner.prune_configs
-
-    def prune(self: Any, kwargs: dict[str, Any]) -> list[Any]:
-        self._ail_benched = list(original_prune(self, kwargs))  # the configs benched next
-        return list(self._ail_benched)
-
-    def init(self: Any, *args: Any, **kwargs: Any) -> None:
-        # Defining an autotuned kernel asks the (absent) driver for a benchmarker.
-        if kwargs.get("do_bench") is None:
-            kwargs["do_bench"] = no_device_to_time
-        original_init(self, *args, **kwargs)
-
-    def bench(self: Any, *args: Any, config: Any, **meta: Any) -> list[float]:
-        name = kernel_name(self.base_fn)
-        capture.autotuned[name] = capture.autotuned.get(name, 0) + 1
-        index = self.configs.index(config)
-        if capture.configs is None and not capture.interpret:
-            capture._cheap = config is not _first_benched(self)  # its passes, once, here
-        else:  # (interpreted: the stand-in is known once every grid is; captured after)
-            capture._cheap = capture.configs is None or index not in capture.configs
-        kind = "record only" if capture._cheap else "with passes"
-        capture._step = f"config {index + 1}/{len(self.configs)} ({kind})"
-        seen = len(capture.launches)
-        try:
-            # taken over: compiled, neither launched nor interpreted (the chosen one is, after)
-            self.fn.run(*args, **{**meta, "warmup": True}, **config.all_kwargs())
-        finally:
-            capture._cheap, capture._step = False, ""
-        _note_config(capture, name, index, config, capture.launches[seen:])
-        if capture.interpret:  # the config with the fewest programs: quickest to interpret
-            grid = launch_grid(meta["grid"], self.fn, args, {**meta, **config.all_kwargs()})
-            return [float(math.prod(grid))]
-        return [float(self.configs.index(config))]
-
-    Autotuner._bench, Autotuner.__init__, Autotuner.prune_configs = bench, init, prune
-    try:
-        yield
-    finally:
-        Autotuner._bench, Autotuner.__init__ = original, original_init
-        Autotuner.prune_configs = original_prune
-
-
-def _first_benched(tuner: Any) -> Any:
-    """The config the untimed sweep picks with no interpreter (`bench` scores each by its
-    index): the first of those benched."""
-    benched = getattr(tuner, "_ail_benched", None) or tuner.configs
-    return min(benched, key=tuner.configs.index)
-
-
-def _note_config(
-    capture: LaunchCapture, name: str, index: int, config: Any, launches: Sequence[Launch]
-) -> None:
-    """Keep a sweep config's record (its compile's key finds its Run later; a compile still
-    finishing in the background gets its outcome once it has)."""
-    if not launches:
-        return
-    launch = launches[-1]
-    key = capture._keys.get(id(launch))
-    pending = key in capture._pending
-    outcome = {"status": None, "compile_seconds": None} if pending else _config_outcome(launch.run)
-    capture.sweeps.setdefault(name, []).append(
-        {
-            "index": index,
-            "config": {k: _plain(v) for k, v in config.all_kwargs().items()},
-            **outcome,
-            "_key": key,
-        }
-    )
-
-
-def _config_outcome(run: Run | None) -> dict[str, Any]:
-    """A sweep config's status and compile time, from its Run (None: it failed)."""
-    seconds = sum(float(s.get("seconds") or 0) for s in run.stages) if run else None
-    return {
-        "status": run.status if run else "compile-error",
-        "compile_seconds": round(seconds, 4) if seconds is not None else None,
-    }
-
-
-def _plain(value: Any) -> Any:
-    return value if isinstance(value, (bool, int, float, str, type(None))) else repr(value)
 
 
 def compile_defined(

@@ -196,9 +196,6 @@ def _print_traceback(exc: BaseException) -> None:
     frames = [f for f in shown.stack if not f.filename.startswith((ours, "<frozen runpy"))]
     shown.stack = traceback.StackSummary.from_list(frames)
     print("".join(shown.format()), end="", file=sys.stderr)
-    hint = missing_module_hint(exc)
-    if hint:
-        print(f"[ascend-ir-lab] {hint}", file=sys.stderr)
 
 
 def _progress(event: str, info: dict[str, Any]) -> None:
@@ -228,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """`python -m ascend_ir_lab.toolchains.ascend.offline_script SETTINGS -- TARGET...`"""
     from ascend_ir_lab.toolchains.ascend.launch import intercept_launches
     from ascend_ir_lab.toolchains.ascend.virtual_npu import summary_line, virtual_npu
-    from ascend_ir_lab.toolchains.common.outcome import failures
+    from ascend_ir_lab.toolchains.common.outcome import failures, missing_triton_modules
 
     args = list(sys.argv[1:] if argv is None else argv)
     settings_path, rest = Path(args[0]), args[2:]
@@ -238,10 +235,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary = summary_line(interpret)
     print(f"[ascend-ir-lab] {summary}", file=sys.stderr, flush=True)
     target = str(settings.get("target") or "Ascend910B3")
-    capture = None
+    capture, missing = None, []
     try:  # Ctrl-C or `--timeout` (SIGINT) before the script runs or after it: still said
         _own_tools_past(str(settings.get("wrapper", "")))
         with (
+            missing_triton_modules() as missing,
             virtual_npu(target),
             intercept_launches(
                 target=target, interpret=interpret, runs_dir=folder, progress=_progress
@@ -250,6 +248,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = _run_target(rest)
     except KeyboardInterrupt:
         code = 130
+    # a failed import of what this triton lacks, said once however it surfaced: the
+    # script's traceback, pytest's collection error, a failed test
+    hint = missing_module_hint(None, missing) if code not in (0, 130) else ""
+    if hint:
+        print(f"[ascend-ir-lab] {hint}", file=sys.stderr, flush=True)
     result = {
         "runs": [run.path.name for run in capture.runs] if capture else [],
         "failures": failures(capture) if capture else [],

@@ -26,7 +26,7 @@ from typing import Any
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.toolchains.common.env import patched_environ
 from ascend_ir_lab.toolchains.common.kernels import load_kernel, parse_constexprs, parse_signature
-from ascend_ir_lab.toolchains.common.process import capture_fds
+from ascend_ir_lab.toolchains.common.tool_log import capture_fds
 
 STAGE_ENV: dict[str, str | None] = {
     "MLIR_ENABLE_DUMP": "1",

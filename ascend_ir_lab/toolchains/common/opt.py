@@ -16,7 +16,7 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from ascend_ir_lab.dumps.sources import read_bytes
+from ascend_ir_lab.dumps.builder import read_bytes
 from ascend_ir_lab.dumps.stage_timings import stage_timings
 from ascend_ir_lab.dumps.zstd_log import stored_log
 from ascend_ir_lab.errors import CompilerError, InputError, ToolNotFoundError

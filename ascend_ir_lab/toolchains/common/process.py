@@ -1,19 +1,16 @@
 """Start tools and capture everything they print, at the file-descriptor level.
 
-Two ways a stage runs: a child process (`run_logged`) or code inside this process that
-writes to fd 1/2 from C++ (`capture_fds`, for triton-ascend's libtriton). Both send stdout
-and stderr, in order, into one log file, and both leave the user's own streams untouched.
+A stage that is a child process (`run_logged`, `start_logged`) sends its stdout and stderr,
+in order, into one log file and leaves the user's own streams untouched; code inside this
+process that writes to fd 1/2 from C++ has `tool_log.capture_fds` for the same.
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
 import os
-import re
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -21,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ascend_ir_lab.dumps.zstd_log import open_zstd, stored_log
 from ascend_ir_lab.errors import CompilerError, ToolNotFoundError
+from ascend_ir_lab.toolchains.common.tool_log import log_tail
 
 DEFAULT_TIMEOUT_S = 600.0
 _POLL_S = 0.05  # how often a tool waited for in a stoppable thread looks at its stop request
@@ -80,45 +77,6 @@ class ToolInterrupted(KeyboardInterrupt):
     def __init__(self, result: ToolResult) -> None:
         super().__init__(f"interrupted: {' '.join(result.command[:1])}")
         self.result = result
-
-
-def log_tail(path: Path, lines: int = 20, max_bytes: int = 64 * 1024) -> str:
-    """The last lines of a (possibly huge) log, read from its end only (also once the Run
-    keeps it compressed as `path.zst`)."""
-    path = stored_log(path)
-    try:
-        if path.suffix == ".zst":
-            blocks = open_zstd(path)
-            data = bytes(blocks[max(0, len(blocks) - max_bytes) :])
-        else:
-            with open(path, "rb") as fh:
-                fh.seek(0, os.SEEK_END)
-                size = fh.tell()
-                fh.seek(max(0, size - max_bytes))
-                data = fh.read()
-    except OSError:
-        return ""
-    text = data.decode("utf-8", "replace")
-    return "\n".join(text.rstrip().splitlines()[-lines:])
-
-
-_LOCATED_ERROR = re.compile(rb":\d+:\d+: error: ")
-
-
-def first_located_error(path: Path) -> str:
-    """The first `file:line:col: error: ...` line of a tool's log (the compiler's own reason,
-    often far above the tail when the tool prints the whole module after it), else ""."""
-    path = stored_log(path)
-    try:
-        if path.suffix == ".zst":
-            lines: io.BufferedIOBase = io.BytesIO(bytes(open_zstd(path)))
-        else:
-            lines = open(path, "rb")  # noqa: SIM115 - closed below
-        with lines:
-            found = next((line for line in lines if _LOCATED_ERROR.search(line)), b"")
-    except OSError:
-        return ""
-    return found.decode("utf-8", "replace").strip()
 
 
 def run_logged(
@@ -319,41 +277,3 @@ def run_query(
         kill_group(proc, signal.SIGINT)
         raise
     return subprocess.CompletedProcess(list(argv), proc.returncode, out, err)
-
-
-@contextlib.contextmanager
-def capture_fds(log: Path) -> Iterator[None]:
-    """Send everything written to fd 1 and fd 2 (Python and C++ alike) into `log`.
-
-    The original descriptors are restored on exit, also after an exception, so the user's
-    terminal or notebook streams come back exactly as they were.
-    """
-    log.parent.mkdir(parents=True, exist_ok=True)
-    _flush_std_streams()
-    saved = [os.dup(1), os.dup(2)]
-    try:
-        with (
-            open(log, "ab", buffering=0) as out,
-            io.TextIOWrapper(open(log, "ab", buffering=0), write_through=True) as text,
-            contextlib.redirect_stdout(text),
-            contextlib.redirect_stderr(text),
-        ):
-            # Python-level streams too: under Jupyter or pytest they are not fds 1 and 2
-            os.dup2(out.fileno(), 1)
-            os.dup2(out.fileno(), 2)
-            try:
-                yield
-            finally:
-                _flush_std_streams()
-    finally:
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        for fd in saved:
-            os.close(fd)
-
-
-def _flush_std_streams() -> None:
-    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-        with contextlib.suppress(Exception):
-            if stream is not None:
-                stream.flush()

@@ -16,6 +16,7 @@ serves triton-ascend 3.2 and upstream triton 3.x; the kernel object is left as i
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -134,12 +135,19 @@ def specialise(
     """Triton's own specialisation of `fn[grid](*args, **kwargs)` for `target`.
 
     `run` is triton's unpatched `JITFunction.run`. numpy arrays stand in for tensors (their
-    address decides divisibility, as a tensor's does). Errors triton raises for the call
-    (an unknown keyword, a missing argument, an argument of no Triton type) become InputError.
+    address decides divisibility, as a tensor's does). A `tl.constexpr(...)` object given as
+    an argument (code written for a newer triton, which compiles it in) is given as its value
+    where this triton's launch path takes no such object (triton-ascend 3.2 calls it "Callable
+    constexpr"): a constexpr parameter gets the same value either way. Errors triton raises
+    for the call (an unknown keyword, a missing argument, an argument of no Triton type)
+    become InputError.
     """
     name = getattr(getattr(fn, "fn", fn), "__name__", "kernel")
-    call_args = [_as_pointer(a) for a in args]
-    call_kwargs = {k: _as_pointer(v) for k, v in kwargs.items() if k not in ("grid", "warmup")}
+    unwrap = not _takes_constexpr_objects()
+    call_args = [_as_pointer(a, unwrap) for a in args]
+    call_kwargs = {
+        k: _as_pointer(v, unwrap) for k, v in kwargs.items() if k not in ("grid", "warmup")
+    }
     with _offline(fn, target):
         try:
             run(fn, *call_args, grid=(1,), warmup=True, **call_kwargs)
@@ -156,6 +164,13 @@ def _reason(exc: BaseException) -> str:
     if "missing" in text and "required positional argument" in text:
         missing = text.rsplit(":", 1)[-1].strip()
         return f"no value for parameter {missing}"
+    if "was specified but unrecognised" in text:  # triton's own words for an unknown keyword
+        import triton
+
+        return (
+            f"{text}: neither a parameter of the kernel nor a launch option of the installed "
+            f"triton ({triton.__version__})"
+        )
     return text or type(exc).__name__
 
 
@@ -230,7 +245,22 @@ class _HostPointer:
         return self._address
 
 
-def _as_pointer(value: Any) -> Any:
+@functools.cache
+def _takes_constexpr_objects() -> bool:
+    """Whether the installed triton's launch path types a `tl.constexpr` argument itself
+    (upstream 3.3 and later: as a constexpr), asked of its own typing function."""
+    from triton import language
+    from triton.runtime import jit
+
+    try:
+        return "constexpr" in str(jit.mangle_type(language.constexpr(16)))
+    except Exception:  # noqa: BLE001 - triton-ascend 3.2: no type for it
+        return False
+
+
+def _as_pointer(value: Any, unwrap: bool = False) -> Any:
+    if unwrap and type(value).__name__ == "constexpr" and hasattr(value, "value"):
+        return value.value
     numpy_array = type(value).__module__ == "numpy" and hasattr(value, "ctypes")
     spec = hasattr(value, "shape") and isinstance(getattr(value, "dtype", None), str)
     if (numpy_array or spec) and not hasattr(value, "data_ptr"):

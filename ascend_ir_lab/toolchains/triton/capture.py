@@ -26,8 +26,8 @@ from typing import Any
 
 from ascend_ir_lab.dumps.stage_timings import stage_timings
 from ascend_ir_lab.toolchains.common.env import patched_environ, relevant_env
-from ascend_ir_lab.toolchains.common.process import capture_fds
 from ascend_ir_lab.toolchains.common.run import RunWriter
+from ascend_ir_lab.toolchains.common.tool_log import capture_fds
 
 BINARY_STAGES = ("cubin", "hsaco")
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib.util
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,11 +37,12 @@ from ascend_ir_lab.toolchains.common.launch import (
     kernel_name,
     report_stages,
 )
+from ascend_ir_lab.toolchains.common.outcome import kept_error
 from ascend_ir_lab.toolchains.common.run import Run, update_extra
 from ascend_ir_lab.toolchains.common.specialise import Specialisation
-from ascend_ir_lab.toolchains.common.targets import toolchain_for
 from ascend_ir_lab.toolchains.triton import compile as tu
 from ascend_ir_lab.toolchains.triton import records
+from ascend_ir_lab.toolchains.triton.environment import default_target, device_target
 from ascend_ir_lab.toolchains.triton.passes import (
     PassesWanted,
     capture_upstream_passes,
@@ -55,64 +55,7 @@ from ascend_ir_lab.toolchains.triton.sweep import (
     timed_sweep,
 )
 
-__all__ = [
-    "GPU_KERNEL",
-    "UpstreamCapture",
-    "compile_defined_upstream",
-    "intercept_upstream",
-    "is_upstream_target",
-    "require_upstream_environment",
-]
-
-# The Jupyter kernel of .venv-gpu, registered by scripts/setup --all.
-GPU_KERNEL = "ascend-ir-lab-gpu"
-GPU_KERNEL_DISPLAY = "Python (.venv-gpu, upstream Triton)"
-
-
-def is_upstream_target(target: str | None) -> bool:
-    """Whether `target` is one of upstream Triton's (cuda:NN, hip:gfxNNN)."""
-    return toolchain_for(target) == "triton"
-
-
-def upstream_triton_here() -> bool:
-    """Whether this interpreter's `triton` is upstream Triton (not triton-ascend)."""
-    try:
-        tu.require_upstream_triton()
-    except Exception:  # noqa: BLE001 - not installed, or triton-ascend: both mean "no"
-        return False
-    return True
-
-
-def require_upstream_environment(target: str) -> None:
-    """Raise a clear error, naming the environment to switch to, unless upstream Triton is here."""
-    if upstream_triton_here():
-        return
-    ascend = importlib.util.find_spec("triton") is not None
-    why = (
-        "the `triton` of this kernel is triton-ascend, and upstream Triton installs under the "
-        "same name"
-        if ascend
-        else "upstream Triton is not installed in this kernel's environment"
-    )
-    raise InputError(
-        f"--target {target} needs upstream Triton: {why}. It lives in its own venv, "
-        f".venv-gpu. Run this cell in a kernel of that venv:\n"
-        f"  scripts/setup --all   (creates .venv-gpu and its Jupyter kernel {GPU_KERNEL!r})\n"
-        f"  then Kernel > Change Kernel > {GPU_KERNEL_DISPLAY!r} and run the cell again.\n"
-        f"From the shell, without changing kernels: "
-        f"ascend-ir-lab compile FILE.py --target {target}"
-    )
-
-
-@functools.lru_cache(maxsize=1)
-def device_target() -> str | None:
-    """'cuda:90' / 'hip:gfx942' of this host's GPU, None without one (asked once)."""
-    return records.active_target()
-
-
-def default_target() -> str:
-    """This host's GPU, else cuda:90."""
-    return device_target() or "cuda:90"
+__all__ = ["UpstreamCapture", "compile_defined_upstream", "intercept_upstream"]
 
 
 @dataclass
@@ -154,7 +97,7 @@ class UpstreamCapture(Capture, SweepRecords):
             spec = specialised(fn, original, args, kwargs, tu.gpu_target(target))
             record = records.launch_record(fn, grid, args, kwargs)
         except InputError as exc:
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             self._say("error", {"kernel": name, "error": exc})
             return original(fn, *args, grid=grid, warmup=warmup, **kwargs) if on_gpu else None
         launch = Launch(name, tuple(record["grid"]), spec.signature, spec.constexprs)
@@ -249,7 +192,7 @@ class UpstreamCapture(Capture, SweepRecords):
             run = compile_watched(fn, folder, settings, self._say, compile_fn=work)
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
             if not self._benching:  # a config that does not compile is out of the sweep
-                self.errors.append(exc)
+                self.errors.append(kept_error(exc))
             return exc, None
         remember_compile(run, fn, spec, target)
         return keep_cell_source(run, fn, target), kept.get("kernel")
@@ -285,7 +228,7 @@ class UpstreamCapture(Capture, SweepRecords):
                                                 target=target, name=name, out=folder,
                                                 warmup=warmup)  # fmt: skip
         except Exception as exc:  # noqa: BLE001 - shown as a panel by the caller
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             self._say("failed", {"kernel": kernel_name(fn), "error": exc})
             return exc, None
         finally:
@@ -307,7 +250,7 @@ class UpstreamCapture(Capture, SweepRecords):
         try:
             return capture_upstream_passes(run, llvm_dumps=self.llvm_dumps, timings=self.timings)
         except Exception as exc:  # noqa: BLE001 - the cheap record stays; shown by the caller
-            self.errors.append(exc)
+            self.errors.append(kept_error(exc))
             return run
 
     def _dumps(self) -> dict[str, bool]:

@@ -1,0 +1,59 @@
+"""What a capture keeps of a launch that failed: its message, not the launch's tensors.
+
+A long benchmark script makes and drops large tensors case after case; a compile or an
+interpreter run that fails keeps its error in the capture for the report at the end. The
+error's traceback would keep every frame it ran through alive, and with them the arguments
+of the launch: each failed case's tensors, for as long as the script runs."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from pathlib import Path
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+from ascend_ir_lab.toolchains.ascend.launch import intercept_launches
+from tests.toolchains.conftest import needs_ascend
+
+pytestmark = [pytest.mark.ascend, needs_ascend]
+
+
+@triton.jit
+def misspelt(x_ptr, out_ptr, n):
+    offs = tl.arange(0, 64)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(out_ptr + offs, tl.sigmod(x), mask=offs < n)  # tl has no `sigmod`
+
+
+@triton.jit
+def copy(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+def _case(kernel: str) -> weakref.ref[torch.Tensor]:
+    """One case of a script: its tensors made, launched, dropped."""
+    x = torch.randn(64)
+    out = torch.empty_like(x)
+    if kernel == "misspelt":
+        misspelt[(1,)](x, out, 64)
+    else:
+        copy[(1,)](x, out, 64, BLOCK=64, no_such_option=1)  # triton refuses the keyword
+    return weakref.ref(x)
+
+
+def test_failed_launches_keep_their_message_not_their_tensors(tmp_path: Path) -> None:
+    with intercept_launches(interpret=True, runs_dir=tmp_path) as cap:
+        refused, failed = _case("copy"), _case("misspelt")
+        gc.collect()
+        assert refused() is None and failed() is None  # the capture still holds its errors
+    said = [str(e) for e in cap.errors]
+    assert f"a launch option of the installed triton ({triton.__version__})" in said[0], said
+    assert any("sigmod" in s for s in said), said
+    (interpreted,) = [ln for ln in cap.launches if ln.kernel == "misspelt"]
+    assert interpreted.interpret_error is not None
+    assert interpreted.interpret_error.__traceback__ is None

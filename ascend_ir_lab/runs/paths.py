@@ -116,7 +116,9 @@ def safe_arcname(name: str) -> str:
 
 
 _ARC_SAFE = re.compile(r"[A-Za-z0-9._+\-/ #@=,~%()\[\]{}]*")
-_ARC_BAD = re.compile('[\x00-\x1f\x7f-\x9f:<>"|?*\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]')
+_ARC_BAD = re.compile(
+    '[\x00-\x1f\x7f-\x9f:<>"|?*\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]'
+)
 
 
 def files_inside(folder: Path, root: Path) -> Iterator[Path]:

@@ -69,29 +69,35 @@ def split_top(text: str, sep: str = ",") -> list[str]:
     marks = _MARKS.get(sep) or _marks(sep)
     if marks.search(text) is None:  # no bracket, string or separator: one piece
         return [text.strip()]
-    out, depth, start, in_str, skip = [], 0, 0, False, -1
+    out, start = [], 0
+    for cut in _top_cuts(text, marks, sep):
+        out.append(text[start:cut])
+        start = cut + 1
+    out.append(text[start:])
+    return [s.strip() for s in out]
+
+
+_DEPTH = {"(": 1, "[": 1, "{": 1, "<": 1, ")": -1, "]": -1, "}": -1, ">": -1}
+
+
+def _top_cuts(text: str, marks: re.Pattern[str], sep: str) -> list[int]:
+    """Where `sep` stands outside brackets and strings (`->` closes no bracket)."""
+    cuts, depth, in_str, skip = [], 0, False, -1
     for m in marks.finditer(text):
-        i = m.start()
+        i, c = m.start(), m.group()
         if i == skip:  # the character after a backslash in a string
             continue
-        c = m.group()
         if in_str:
             if c == "\\":
                 skip = i + 1
-            elif c == '"':
-                in_str = False
+            in_str = c != '"'
         elif c == '"':
             in_str = True
-        elif c in "([{<":
-            depth += 1
-        elif c in ")]}>":
-            if not (c == ">" and i > 0 and text[i - 1] == "-"):
-                depth -= 1
+        elif c in _DEPTH and not (c == ">" and i > 0 and text[i - 1] == "-"):
+            depth += _DEPTH[c]
         elif c == sep and depth == 0:
-            out.append(text[start:i])
-            start = i + 1
-    out.append(text[start:])
-    return [s.strip() for s in out]
+            cuts.append(i)
+    return cuts
 
 
 def _marks(sep: str) -> re.Pattern[str]:

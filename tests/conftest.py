@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import gzip
+import os
+import signal
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 
 import pytest
 
@@ -31,3 +36,35 @@ def real_logs() -> list[Path]:
 @pytest.fixture
 def ascend_data() -> Path:
     return ASCEND
+
+
+class Hung(Exception):
+    """A command ran past the time any of them needs (`deadline`)."""
+
+
+@pytest.fixture
+def deadline() -> Iterator[None]:
+    """A test that hangs fails with Hung after 60 s instead of hanging the suite."""
+
+    def hung(signum: int, frame: FrameType | None) -> None:
+        raise Hung
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@pytest.fixture
+def index_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every log counts as large (its index is kept); the private folders live under this
+    test's tmp folder. The folder where the indexes are kept."""
+    from ascend_ir_lab.dumps import index_cache
+
+    monkeypatch.setattr(index_cache, "INDEX_FROM", 1)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    return tmp_path / "tmp" / f"ascend-ir-lab-{os.getuid()}-log-index"

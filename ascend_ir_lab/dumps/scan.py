@@ -31,14 +31,8 @@ def find_headers(
     """
     cache: dict[bytes, Header | None] = {}
     leads: dict[bytes, tuple[int, Header] | None] = {}
-    if getattr(data, "regex_find", None) is not None:  # a compressed log read by block
-        yield from _find_in_blocks(data, cache, leads)
-        return
-    rfind, size = data.rfind, len(data)
-    for m in CANDIDATE_LINE.finditer(data, lo, size if hi is None else hi):
-        stop = m.end()
-        start = rfind(b"\n", 0, m.start()) + 1
-        end = stop + 1 if stop < size else size
+    blocks = getattr(data, "regex_find", None) is not None  # a compressed log read by block
+    for start, end in _block_lines(data) if blocks else _candidate_lines(data, lo, hi):
         raw = data[start:end]
         header = cache.get(raw, _UNSEEN)
         if header is _UNSEEN:
@@ -47,6 +41,14 @@ def find_headers(
             yield start, end, header  # type: ignore[misc]
         elif (found := _lead(raw, leads)) is not None:
             yield start + found[0], end, found[1]
+
+
+def _candidate_lines(data: bytes, lo: int, hi: int | None) -> Iterator[tuple[int, int]]:
+    """(start, end incl. newline) of each line in [lo, hi) that may hold a header."""
+    rfind, size = data.rfind, len(data)
+    for m in CANDIDATE_LINE.finditer(data, lo, size if hi is None else hi):
+        stop = m.end()
+        yield rfind(b"\n", 0, m.start()) + 1, stop + 1 if stop < size else size
 
 
 _UNSEEN = object()
@@ -82,25 +84,14 @@ def lead(raw: bytes) -> tuple[int, Header] | None:
     return None
 
 
-def _find_in_blocks(
-    data: Any, cache: dict[bytes, Header | None], leads: dict[bytes, tuple[int, Header] | None]
-) -> Iterator[tuple[int, int, Header]]:
-    """find_headers over a BlockText: each search runs over the blocks it needs."""
+def _block_lines(data: Any) -> Iterator[tuple[int, int]]:
+    """`_candidate_lines` over a BlockText: each search runs over the blocks it needs."""
     find, rfind, size = data.find, data.rfind, len(data)
     pos = 0
     while True:
         k = data.regex_find(_CANDIDATE, pos)
         if k < 0:
             return
-        start = rfind(b"\n", 0, k) + 1
         nl = find(b"\n", k)
-        end = size if nl < 0 else nl + 1
-        pos = end
-        raw = data[start:end]
-        header = cache.get(raw, _UNSEEN)
-        if header is _UNSEEN:
-            header = cache[raw] = _parse(raw)
-        if header is not None:
-            yield start, end, header  # type: ignore[misc]
-        elif (found := _lead(raw, leads)) is not None:
-            yield start + found[0], end, found[1]
+        pos = size if nl < 0 else nl + 1
+        yield rfind(b"\n", 0, k) + 1, pos

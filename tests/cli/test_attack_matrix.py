@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-import signal
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-from types import FrameType
 
 import pytest
 
 from ascend_ir_lab.cli import main
+from tests.conftest import Hung
 from tests.runs.hostile import HOSTILE, SECRET, make_hostile
 
 COMMANDS = {
@@ -26,24 +25,6 @@ COMMANDS = {
     "html": ["html", "{run}", "-o", "{out}/page.html"],
     "report": ["report", "{run}", "-o", "{out}/bug"],
 }
-
-
-class Hung(Exception):
-    """A command ran past the time any of them needs."""
-
-
-@pytest.fixture
-def deadline() -> Iterator[None]:
-    def hung(signum: int, frame: FrameType | None) -> None:
-        raise Hung
-
-    old = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(60)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _written(out: Path) -> Iterator[tuple[str, bytes]]:

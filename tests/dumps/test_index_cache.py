@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import marshal
 import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import astuple
 from pathlib import Path
@@ -22,12 +21,8 @@ LOG = fixture_bytes(ASCEND / "vadd.adapter.log") + fixture_bytes(ASCEND / "faile
 
 
 @pytest.fixture
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every log counts as large; the private folders live under this test's tmp folder."""
-    monkeypatch.setattr(index_cache, "INDEX_FROM", 1)
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
-    (tmp_path / "tmp").mkdir()
-    return tmp_path / "tmp" / f"ascend-ir-lab-{os.getuid()}-log-index"
+def folder(index_folder: Path) -> Path:
+    return index_folder
 
 
 def _read_refused(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import gzip
 import marshal
 import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -23,12 +22,8 @@ LOG = gzip.decompress((ASCEND / "softmax.bishengir.before-all.log.gz").read_byte
 
 
 @pytest.fixture
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every log counts as large; the private folders live under this test's tmp folder."""
-    monkeypatch.setattr(index_cache, "INDEX_FROM", 1)
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
-    (tmp_path / "tmp").mkdir()
-    return tmp_path / "tmp" / f"ascend-ir-lab-{os.getuid()}-log-index"
+def folder(index_folder: Path) -> Path:
+    return index_folder
 
 
 @pytest.fixture

@@ -10,13 +10,10 @@ import gzip
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
-from types import FrameType
 
 import pytest
 
@@ -29,30 +26,13 @@ from ascend_ir_lab.export.files import save_html
 from ascend_ir_lab.export.notes import notebook_notes, write_notes
 from ascend_ir_lab.share.report import make_report
 from ascend_ir_lab.toolchains.ascend.sweep import not_yours
+from tests.conftest import Hung
 from tests.runs.hostile import BASE, LOG, SECRET, make_secret
 from tests.toolchains.conftest import needs_ascend
 
 HOST = {"npu_model": None, "versions": {}}
 ROOT = os.getuid() == 0
 STRANGER = 65534  # the uid of `nobody`: someone else, for the tests that run as root
-
-
-class Hung(Exception):
-    """A command ran past the time any of them needs."""
-
-
-@pytest.fixture
-def deadline() -> Iterator[None]:
-    def hung(signum: int, frame: FrameType | None) -> None:
-        raise Hung
-
-    old = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(60)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _run(root: Path, name: str = "run") -> Path:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_ir_lab.dumps.blocks import WarnedBytes, WarnedMap
+from ascend_ir_lab.dumps.zstd_log import MAX_FRAME_BYTES, MAX_RATIO
 
 _CHUNK = 1 << 20
 # What a file starts with, by compression (`.gz` and `.zst` have block readers elsewhere).
@@ -41,11 +42,16 @@ def read_streamed(path: Path, kind: str, limit: int) -> bytes:
     import tempfile
 
     problems: list[str] = []
-    size = 0
+    size, packed = 0, path.stat().st_size
     with tempfile.TemporaryFile(prefix="ascend-ir-lab-log-") as spill:
         parts: list[bytes] = []
         for chunk in _decompressed(path, kind, problems):
             size += len(chunk)
+            if size > MAX_FRAME_BYTES and size > MAX_RATIO * packed:  # as for zstd logs
+                raise ValueError(
+                    f"{path}: decompresses to more than {size} bytes from {packed} "
+                    f"(a {SUFFIX_OF[kind]} bomb?); not read"
+                )
             if size < limit:
                 parts.append(chunk)
                 continue

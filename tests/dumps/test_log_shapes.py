@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_ir_lab.dumps import read_log
+from ascend_ir_lab.dumps import packed, read_log
 from ascend_ir_lab.errors import InputError
 
 IR_A = b"module {\n  func.func @f() {\n    return\n  }\n}\n"
@@ -253,6 +253,20 @@ def test_truncated_xz_log_is_read_as_far_as_it_goes(tmp_path: Path) -> None:
     tl = _read(tmp_path, packed[: len(packed) // 2], "cut.log.xz")
     assert [d.label for d in tl.dumps][:2] == ["cse", "canonicalize"]
     assert any("ends early" in w for w in tl.warnings)
+
+
+@pytest.mark.parametrize(("suffix", "pack"), [(".xz", lzma.compress), (".bz2", bz2.compress)])
+def test_an_xz_or_bzip2_bomb_is_refused_before_it_fills_the_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str, pack: object
+) -> None:
+    # the bounds of a zstd log (a large text at most MAX_RATIO times its file), made small
+    monkeypatch.setattr(packed, "MAX_FRAME_BYTES", 1 << 20)
+    monkeypatch.setattr(packed, "MAX_RATIO", 100)
+    bomb = pack(A + bytes(64 << 20))  # type: ignore[operator]
+    with pytest.raises(InputError, match=r"bomb\?\); not read"):
+        _read(tmp_path, bomb, f"bomb.log{suffix}")
+    ordinary = pack(A + B + C * 2000)  # type: ignore[operator]
+    assert len(_read(tmp_path, ordinary, f"ok.log{suffix}").dumps) == 2002
 
 
 def test_a_compression_not_read_says_so(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from _common import ROOT
+from _common import ROOT, best_of
 
 sys.path.insert(0, str(ROOT))
 
@@ -30,12 +30,7 @@ from bench_cli import big_log  # noqa: E402
 
 
 def _cpu(fn: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return best
+    return best_of(fn, repeat, clock=time.process_time)
 
 
 def _shapes(plain: bytes) -> dict[str, bytes]:

@@ -85,7 +85,7 @@ def payload_in_making(
         yield _payload(timeline, flags, title, source, notes, {"dumps": {}})
         return
     store = answer_store(timeline.logs, "sync")
-    signature = _checker_signature(timeline)
+    signature = _checker_signature(timeline) if store is not None else ""
     kept = store.get(signature) if store is not None else None
     if _findings_of(kept, len(timeline.dumps)):  # a command before found them on this log
         yield _payload(timeline, flags, title, source, notes, kept)

@@ -14,7 +14,7 @@ import marshal
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -61,11 +61,14 @@ class Pending:
     def __init__(self, work: Callable[[], Any]) -> None:
         self._work = work
         self._child: tuple[int, int] | None = None
+        self._taken = False  # the result was taken (or the work cancelled): not started again
 
     def start(self, *, idle: bool = True) -> Pending:
         """Fork the copy that computes the result, where `can_fork` and (with `idle`) a CPU
         is idle; without `idle` the caller has counted the idle CPUs already."""
-        if self._child is not None or not can_fork() or (idle and idle_cpus() < 1):
+        if self._child is not None or self._taken or not can_fork():
+            return self
+        if idle and idle_cpus() < 1:
             return self
         r, w = os.pipe()
         pid = os.fork()
@@ -89,9 +92,15 @@ class Pending:
         """Whether a forked copy computes the result (not yet taken)."""
         return self._child is not None
 
+    @property
+    def taken(self) -> bool:
+        """Whether the result was taken (or the work cancelled)."""
+        return self._taken
+
     def result(self) -> Any:
         """The result: the forked copy's, or computed here where there is none or it failed."""
         child, self._child = self._child, None
+        self._taken = True
         if child is not None:
             pid, fd = child
             with os.fdopen(fd, "rb") as f:
@@ -107,6 +116,7 @@ class Pending:
     def cancel(self) -> None:
         """Stop the forked copy, if one runs, and reap it (its result is not wanted)."""
         child, self._child = self._child, None
+        self._taken = True
         if child is not None:
             pid, fd = child
             os.close(fd)
@@ -131,6 +141,38 @@ def _quiet() -> None:
         with contextlib.suppress(OSError):
             os.dup2(null, fd)
     os.close(null)
+
+
+# Work held until the command's output is written (`held_until_done`), or None: not held.
+_held: list[Pending] | None = None
+
+
+@contextlib.contextmanager
+def held_until_done() -> Iterator[None]:
+    """Hold the work handed to `after_output` meanwhile and start it on leaving: a command
+    line's own output comes first, and work it does not wait for (an index to keep for the
+    next command) takes no core from it. Work held and asked for before (`result`) is done
+    there; work started on leaving runs on in a forked copy after this process ends (or
+    is done here, where no copy can be forked)."""
+    global _held
+    outer, _held = _held, []
+    try:
+        yield
+    finally:
+        held, _held = _held, outer
+        for pending in held:  # the command is done: none of its work waits on a core
+            if not pending.taken and not pending.start(idle=False).started:
+                pending.result()  # no copy can be forked (another thread runs): done here
+
+
+def after_output(work: Callable[[], Any]) -> Pending | None:
+    """`work` held until the command's output is written (`held_until_done`), or None
+    where nothing holds it (the caller starts it)."""
+    if _held is None:
+        return None
+    pending = Pending(work)
+    _held.append(pending)
+    return pending
 
 
 def in_parallel(work: Callable[[], Any]) -> Pending:

@@ -131,3 +131,27 @@ def test_a_command_ends_without_waiting_for_the_index_its_copy_writes(tmp_path: 
             break
         time.sleep(0.1)
     assert len(list(folder.glob("*.idx"))) == 1  # and written in the end
+
+
+def test_work_held_for_a_command_starts_once_its_output_is_done(idle: None, tmp_path: Path) -> None:
+    mark = tmp_path / "written"
+
+    def write() -> str:
+        mark.write_text(str(os.getpid()))
+        return "ok"
+
+    with forked.held_until_done():
+        held = forked.after_output(write)
+        assert held is not None and not held.started
+        assert not mark.exists()  # nothing runs while the command does
+    assert held.started  # the command is done: a forked copy does it
+    assert held.result() == "ok" and int(mark.read_text()) != os.getpid()
+    assert forked.after_output(write) is None  # outside a command nothing is held
+
+
+def test_held_work_whose_result_was_taken_is_not_done_again(idle: None) -> None:
+    runs: list[int] = []
+    with forked.held_until_done():
+        held = forked.after_output(lambda: runs.append(os.getpid()) or len(runs))
+        assert held is not None and held.result() == 1  # asked for: done here, now
+    assert runs == [os.getpid()] and not held.started

@@ -122,8 +122,11 @@ def _command(argv: Sequence[str] | None) -> int:
         parser.print_help()
         sys.stdout, sys.stderr = streams
         return 2
+    from ascend_ir_lab.forked import held_until_done
+
     try:
-        return int(args.handler(args) or 0)
+        with held_until_done():  # work the output does not wait for (an index kept) after it
+            return int(args.handler(args) or 0)
     except IRLabError as exc:
         return _fail(args, str(exc))
     except BrokenPipeError:

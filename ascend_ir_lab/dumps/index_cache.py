@@ -68,14 +68,18 @@ def keep_index(name: Path, idx: LogIndex) -> bool:
     could not be written.
 
     Where a core is idle, a forked copy writes it while this process goes on (True: it is
-    being written; `settle` waits for it). This process does not wait for it to exit: a
+    being written; `settle` waits for it); under `forked.held_until_done` (a command line)
+    the copy starts once the command's output is written, on a core the command no longer
+    needs. This process does not wait for it to exit: a
     command is done when its output is, and the copy finishes the file on its own (a name is
     only ever a complete file; a copy that fails leaves none, and the next read reads the log).
     """
     settle()
     if len(idx.dumps) >= BACKGROUND_FROM:
-        pending = forked.in_parallel(lambda: _write_index(name, idx))
-        if pending.started:
+        work = lambda: _write_index(name, idx)  # noqa: E731
+        held = forked.after_output(work)  # a command line's: written once its output is
+        pending = held or forked.in_parallel(work)
+        if held is not None or pending.started:
             _writing.append((os.getpid(), pending))
             _names_writing.add(name)
             return True

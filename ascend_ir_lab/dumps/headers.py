@@ -211,7 +211,7 @@ def _parse_stars(core: str, family: str) -> Header | None:
 # `-print-on-crash`: the IR the last pass started on, printed when the process crashes
 # (`-print-module-scope`: the whole module); a pass that the filters leave out, no IR.
 _CRASH_DUMP = re.compile(
-    r"^Dump of (?P<module>Module )?IR Before Last Pass (?P<pass>\S+) "
+    r"^Dump of (?P<module>Module )?IR Before Last Pass (?P<pass>\S.*?) "
     r"(?P<how>Started|Filtered Out) \*\*\*$"
 )
 

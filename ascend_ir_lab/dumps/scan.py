@@ -36,14 +36,13 @@ def find_headers(
     """
     stop = len(data) if hi is None else hi
     prev: tuple[int, int, Header] | None = None
-    first = b""
     for found in _headers(data, lo, hi):
         if prev is None:
-            first = data[found[0] : found[1]]
+            first = found[2]
             yield from stage_dumps(data, lo, found[0])
         else:
             yield prev
-            if _may_hold_stage_dump(data, prev, found, first):
+            if _may_hold_stage_dump(prev, found, first):
                 yield from stage_dumps(data, prev[1], found[0])
         prev = found
     if prev is not None:
@@ -70,14 +69,14 @@ def _headers(data: bytes, lo: int, hi: int | None) -> Iterator[tuple[int, int, H
 
 
 def _may_hold_stage_dump(
-    data: bytes, prev: tuple[int, int, Header], nxt: tuple[int, int, Header], first: bytes
+    prev: tuple[int, int, Header], nxt: tuple[int, int, Header], first: Header
 ) -> bool:
     """Whether a stage's output can lie between two headers: where the language changes
-    (MLIR to LLVM, LLVM to the next compile's MLIR) or where the log's first header comes
-    again (the next compile of a script)."""
+    (MLIR to LLVM, LLVM to the next compile's MLIR) or where the log's first pass comes
+    again (the next compile of a script, its options perhaps another kernel's)."""
     if (prev[2].family[0] == "m") != (nxt[2].family[0] == "m"):
         return True
-    return nxt[1] - nxt[0] == len(first) and data[nxt[0] : nxt[1]] == first
+    return nxt[2].pass_name == first.pass_name and nxt[2].phase == first.phase
 
 
 def stage_dumps(data: bytes, lo: int, hi: int) -> Iterator[tuple[int, int, Header]]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_ir_lab.dumps import Timeline, index_log, read_log
+from ascend_ir_lab.dumps import Timeline, index_log, open_timeline, read_log
 from tests.conftest import DATA
 
 LLVM = DATA / "llvm"
@@ -205,3 +205,30 @@ def test_stage_dumps_after_each_compile(what: bytes, text: bytes) -> None:
     assert tl.raw(tl.dumps[1]) == LLVM_A.partition(b"\n")[2]
     assert not any(d.truncated for d in tl.dumps) and not tl.warnings
     assert tl.change_states()[2] == "changed" and tl.change_states()[5] == "unchanged"
+
+
+def test_llvm_ir_dump_directory_in_printed_order(tmp_path: Path) -> None:
+    """`-ir-dump-directory` writes one file per dump, named `<pass number>-<module hash>-
+    <unit>-<PassID>-before.ll` (`-after`, `-invalidated`): read in the order printed,
+    pass 10 after pass 9, a pass's before-dump before its after-dump."""
+    fn = "define void @f() {\n  ret void\n}\n"
+    files = {
+        "1-9d4e1e23bd5b7271-module-VerifierPass-before.ll": "; *** IR Dump Before VerifierPass on [module] ***\n; ModuleID = 'm'\n" + fn,
+        "1-9d4e1e23bd5b7271-module-VerifierPass-after.ll": "; *** IR Dump After VerifierPass on [module] ***\n; ModuleID = 'm'\n" + fn,
+        "9-9d4e1e23bd5b7271-function-8b1c9a0e6f1f2d3c-SROAPass-after.ll": "; *** IR Dump After SROAPass on f ***\n" + fn,
+        "10-9d4e1e23bd5b7271-function-8b1c9a0e6f1f2d3c-InstCombinePass-before.ll": "; *** IR Dump Before InstCombinePass on f ***\n" + fn,
+        "10-9d4e1e23bd5b7271-function-8b1c9a0e6f1f2d3c-InstCombinePass-after.ll": "; *** IR Dump After InstCombinePass on f ***\n" + fn,
+        "12-9d4e1e23bd5b7271-loop-77aa01c3e5b9f420-LoopDeletionPass-invalidated.ll":
+            "; *** IR Dump After LoopDeletionPass on loop %loop in function f (invalidated) ***\n; ModuleID = 'm'\n" + fn,
+    }  # fmt: skip
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    tl = open_timeline(tmp_path)
+    got = [(d.pass_name, d.phase, d.scope) for d in tl.dumps]
+    assert got == [
+        ("VerifierPass", "before", "module"), ("VerifierPass", "after", "module"),
+        ("SROAPass", "after", "function @f"), ("InstCombinePass", "before", "function @f"),
+        ("InstCombinePass", "after", "function @f"),
+        ("LoopDeletionPass", "after", "loop %loop in function @f"),
+    ]  # fmt: skip
+    assert tl.change_states()[:2] == ["unchanged", "unchanged"]

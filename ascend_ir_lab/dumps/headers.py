@@ -173,14 +173,9 @@ def _options(text: str) -> str:
 # -- LLVM (and the oldest MLIR, which printed the same `*** ... ***` banner) ------------------
 def _parse_stars(core: str, family: str) -> Header | None:
     core = core.rstrip()
-    if core.startswith("IR Dump "):
-        rest = core[len("IR Dump ") :]
-    elif core.startswith(("IR Pass ", "IR Deleted After ")):
-        return _parse_pass_banner(core, family)
-    elif core.startswith("Dump of "):
-        return _parse_crash_dump(core, family)
-    else:
-        return None
+    if not core.startswith("IR Dump "):
+        return _parse_other_stars(core, family)
+    rest = core[len("IR Dump ") :]
     end = rest.find(" ***")
     if end < 0:
         end = rest.find("***")  # "At Start: ***" has no space before the stars
@@ -206,6 +201,15 @@ def _parse_stars(core: str, family: str) -> Header | None:
     scope = _unit_scope(unit) if unit else "" if inline else _trailer_scope(trailer)
     phase = "after" if phase == "At" else phase.lower()  # -print-at-pass-number prints after
     return Header(family, phase, name, arg, options, scope, banner, inline and not banner)
+
+
+def _parse_other_stars(core: str, family: str) -> Header | None:
+    """The `*** ... ***` lines that are no `IR Dump`: banners and `-print-on-crash`'s dump."""
+    if core.startswith(("IR Pass ", "IR Deleted After ")):
+        return _parse_pass_banner(core, family)
+    if core.startswith("Dump of "):
+        return _parse_crash_dump(core, family)
+    return None
 
 
 # `-print-on-crash`: the IR the last pass started on, printed when the process crashes

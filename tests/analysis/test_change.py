@@ -71,7 +71,11 @@ def test_the_ir_a_pass_crashed_on_says_so(tmp_path) -> None:  # type: ignore[no-
     )
     tl = read_log(log)
     crashed = tl.dumps[-1]
-    assert (crashed.pass_name, crashed.phase, crashed.options) == ("InstCombinePass", "before", "crash")
+    assert (crashed.pass_name, crashed.phase, crashed.options) == (
+        "InstCombinePass",
+        "before",
+        "crash",
+    )
     assert tl.change_states() == ["changed", "unknown"]
     assert "crashed on" in pass_change(tl, crashed).note
     assert "Stack dump:" in [m.text for m in tl.messages]  # the crash report stays text

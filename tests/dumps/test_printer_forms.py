@@ -77,7 +77,9 @@ GREEDY = (
     b"  } -> failure : pattern failed to match\n"
     b"} -> failure : pattern failed to match\n"
 )
-PASS_NUMBERS = b" Running pass 3 InstSimplifyPass on sum\n Running pass 4 VerifierPass on [module]\n"
+PASS_NUMBERS = (
+    b" Running pass 3 InstSimplifyPass on sum\n Running pass 4 VerifierPass on [module]\n"
+)
 
 
 def _levels(text: bytes, *levels: str) -> list[tuple[str, str]]:

@@ -21,9 +21,9 @@ def walk_tree(folder: Path) -> tuple[list[Path], list[str]]:
     Such a folder holds one folder per top-level op, and in each op folder the pass files
     of that op and one folder per nested op (an op no pass ran on, such as the module of
     `builtin.module(func.func(cse))`, holds only those): so the walk enters the folders of
-    `folder`, and below them folders whose parent holds pass files or that are named as op
-    folders are, never through a link, no deeper than TREE_MAX_DEPTH and over no more than
-    WALK_MAX_ENTRIES entries.
+    `folder`, and below them the folders of a folder that holds pass files or is named as
+    an op folder is, never through a link, no deeper than TREE_MAX_DEPTH and over no more
+    than WALK_MAX_ENTRIES entries.
     """
     files: list[Path] = []
     skipped: list[str] = []
@@ -46,8 +46,8 @@ def walk_tree(folder: Path) -> tuple[list[Path], list[str]]:
         skipped += [f"{e.path}: not a regular file; skipped"
                     for e in here if not e.is_file(follow_symlinks=False)]  # fmt: skip
         subdirs = [e for e in found if e.is_dir(follow_symlinks=False)]
-        if not (depth == 0 or here):
-            subdirs = [e for e in subdirs if TREE_OP_FOLDER.match(e.name)]
+        if not (depth == 0 or here or TREE_OP_FOLDER.match(d.name)):
+            subdirs = []  # no op folder: the tree, if any, is not below it
         if subdirs:
             if depth >= TREE_MAX_DEPTH:
                 skipped.append(f"{d}: nested deeper than {TREE_MAX_DEPTH} ops; not read")

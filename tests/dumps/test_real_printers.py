@@ -185,3 +185,18 @@ def test_tree_dir_of_a_pipeline_anchored_below_the_module(tmp_path: Path) -> Non
         ("canonicalize", "func.func @noop"), ("canonicalize", "func.func @twice"),
         ("cse", "func.func @noop"), ("cse", "func.func @twice"),
     ]  # fmt: skip
+
+
+def test_a_folder_beside_a_tree_dir_is_no_tree_dir(tmp_path: Path) -> None:
+    """A tree-dir one level down (a data folder with a kernel's stage files and its tree
+    beside them) does not make the folder one: op folders are entered only below op folders."""
+    op = tmp_path / "data" / "vadd.tree" / "builtin_module_no-symbol-name" / "func_func_vadd"
+    op.mkdir(parents=True)
+    (op / "0_0_cse.mlir").write_text(
+        "// -----// IR Dump After CSE (cse) //----- //\nfunc.func @vadd() {\n  return\n}\n\n"
+    )
+    (tmp_path / "data" / "vadd.ttir").write_text("module {\n}\n")
+    assert [d.phase for d in open_timeline(tmp_path / "data").dumps] == ["artifact"]
+    assert [d.scope for d in open_timeline(tmp_path / "data" / "vadd.tree").dumps] == [
+        "func.func @vadd"
+    ]

@@ -146,6 +146,10 @@ def lead(raw: bytes) -> tuple[int, Header] | None:
     offset 0 where only escapes, blanks and NUL bytes precede it; else None."""
     for m in _OPENER.finditer(raw):
         k = m.start()
+        if raw.endswith(b"// ", 0, k):
+            # `// *** IR Dump After Successful Folding ***` after a debug tag (`[greedy-rewriter
+            # file.cpp:185 1] `): a pattern driver's debug log, every line tagged, no dump
+            continue
         rest = raw[k:]
         header = _parse(_ANSI.sub(b"", rest) if b"\x1b" in rest else rest)
         if header is not None:

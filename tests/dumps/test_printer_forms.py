@@ -77,6 +77,16 @@ GREEDY = (
     b"  } -> failure : pattern failed to match\n"
     b"} -> failure : pattern failed to match\n"
 )
+# The same log from LLVM 20 on: every line tagged, the snapshot after a fold included.
+TAGGED = (
+    b"[greedy-rewriter:1] } -> success : operation was folded\n"
+    b"[greedy-rewriter:1] ** Erase   : 'llvm.bitcast'(0x5618c37a8ce0)\n"
+    b"[greedy-rewriter GreedyPatternRewriteDriver.cpp:185 1] // *** IR Dump After Successful Folding ***\n"
+    b"[greedy-rewriter GreedyPatternRewriteDriver.cpp:185 1] llvm.func @softmax(%arg0: !llvm.ptr<1>) {\n"
+    b"[greedy-rewriter GreedyPatternRewriteDriver.cpp:185 1]   llvm.return\n"
+    b"[greedy-rewriter GreedyPatternRewriteDriver.cpp:185 1] }\n"
+    b"[greedy-rewriter:1] \n"
+)
 PASS_NUMBERS = (
     b" Running pass 3 InstSimplifyPass on sum\n Running pass 4 VerifierPass on [module]\n"
 )
@@ -131,6 +141,8 @@ FORMS = [
      [("text", line.decode()) for line in LEGALIZE.splitlines()]),
     ("mlir greedy-rewriter debug log", "mlir", GREEDY, [],
      [("text", line.decode()) for line in GREEDY.splitlines() if line.strip()]),
+    ("mlir greedy-rewriter debug log, tagged (LLVM 20 on)", "mlir", TAGGED, [],
+     [("text", line.decode()) for line in TAGGED.splitlines()]),
     ("llvm -print-pass-numbers, indented", "llvm", PASS_NUMBERS, [],
      [("text", line.decode()) for line in PASS_NUMBERS.splitlines()]),
     ("bishengir note", "mlir",

@@ -36,13 +36,17 @@ def find_headers(
     """
     stop = len(data) if hi is None else hi
     prev: tuple[int, int, Header] | None = None
+    # the log's first pass, which a next compile starts with again (a part read on its own
+    # core looks it up: its own first header is any pass)
+    start = next(_headers(data, 0, None), None) if lo else None
+    first = start[2] if start is not None else None
     for found in _headers(data, lo, hi):
         if prev is None:
-            first = found[2]
+            first = first or found[2]
             yield from stage_dumps(data, lo, found[0])
         else:
             yield prev
-            if _may_hold_stage_dump(prev, found, first):
+            if _may_hold_stage_dump(prev, found, first or found[2]):
                 yield from stage_dumps(data, prev[1], found[0])
         prev = found
     if prev is not None:

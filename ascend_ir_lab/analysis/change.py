@@ -27,6 +27,11 @@ class PassChange:
         d = self.dump
         if self.old is None:
             return f"#{d.index} {d.label} is the first state of {d.scope}: nothing before it"
+        if self.new is None and d.options == "crash":
+            return (
+                f"#{d.index} {d.label} is the IR the pass crashed on (-print-on-crash): "
+                "it printed no output"
+            )
         if self.new is None:
             return (
                 f"#{d.index} {d.label} is the last state of {d.scope}: nothing follows it "

@@ -9,8 +9,18 @@ from __future__ import annotations
 import re
 
 # A column-0 line that belongs to MLIR text: closing brace, attribute/type alias, resource
-# blob delimiters, generic op, or an op name such as `module`, `func.func`, `tt.func`.
-_MLIR_LINE = re.compile(rb"^(?:\}|#|!|\{-#|\"|module\b|func\b|[a-z_][\w$]*(?:\.[\w$]+)+\b)")
+# blob delimiters, generic op (`"builtin.module"() ({`), or an op name such as `module`,
+# `func.func`, `tt.func`. Not the closing lines of MLIR's pattern drivers' debug log
+# (`} -> SUCCESS : operation marked legal by the target`, `} -> failure : ...`).
+_MLIR_LINE = re.compile(
+    rb"^(?:\}(?! -> (?:success|failure|SUCCESS|FAILURE)\b)|#|!|\{-#|\"[\w$.]+\"\(|module\b"
+    rb"|func\b|[a-z_][\w$]*(?:\.[\w$]+)+\b)"
+)
+# The line a pattern driver's debug log closes a step with; never the end of a Dump's IR.
+PATTERN_LOG_CLOSE = re.compile(rb"\} -> (?:success|failure|SUCCESS|FAILURE)\b")
+# Column-0 lines after which nothing indented belongs to the IR (the top-level op closed,
+# a trailing alias, the end of machine code), and those that open what indented lines follow.
+_CLOSING = (b"}", b"#", b"!", b"attributes #")
 # A column-0 line that belongs to LLVM IR or machine IR.
 _LLVM_LINE = re.compile(
     rb"^(?:\}|!|@|%|\$|;|#|attributes |declare |define |source_filename|target |bb\.|"
@@ -66,14 +76,44 @@ def ir_end(
         if not line:
             end = line_start
             continue
-        if line[:1] in (b" ", b"\t") or pattern.match(line):
+        indented = line[:1] in (b" ", b"\t")
+        if indented and not diff and not open_end:
+            # Indented lines are IR only inside an op or a function: below a column-0 line
+            # that closed the IR, or a message, they are messages (pass-manager output
+            # indented by nesting, a pattern driver's debug log).
+            above = _column0_above(data, body_start, line_start)
+            if above >= 0 and not _opens(data, above, pattern):
+                text_start = end = data.find(b"\n", above, line_start) + 1
+                continue
+        if indented or pattern.match(line):
             truncated = not data[line_start:end].endswith(b"\n") or (
-                not diff and ((line[:1] in (b" ", b"\t") and not open_end) or line.endswith(_OPENS))
+                not diff and ((indented and not open_end) or line.endswith(_OPENS))
             )
             return end, _blank_run_end(data, end, text_start), truncated
         text_start = line_start  # a message line: everything from here on is text
         end = line_start
     return body_start, _blank_run_end(data, body_start, text_start), False
+
+
+def _column0_above(data: bytes, body_start: int, pos: int) -> int:
+    """Start of the nearest non-blank column-0 line before the line at `pos` (-1: none)."""
+    while pos > body_start:
+        start = max(data.rfind(b"\n", body_start, pos - 1) + 1, body_start)
+        first = data[start : start + 1]
+        if first not in (b" ", b"\t", b"\r", b"\n", b""):
+            return start
+        pos = start
+    return -1
+
+
+def _opens(data: bytes, start: int, pattern: re.Pattern[bytes]) -> bool:
+    """Whether the column-0 line at `start` is IR that indented lines can follow (an op, a
+    function, a label, a resource blob), not one that closes the IR or a message."""
+    nl = data.find(b"\n", start)
+    line = data[start : nl if nl >= 0 else len(data)].rstrip()
+    if not pattern.match(line):
+        return False
+    return line.startswith(b"{-#") or not line.startswith(_CLOSING)
 
 
 def split_region(
@@ -86,7 +126,11 @@ def split_region(
     stripped = tail.rstrip(b"\r\n")
     if len(stripped) < len(tail):
         nl = stripped.rfind(b"\n")
-        if nl >= 0 and stripped.startswith(ends, nl + 1):
+        if (
+            nl >= 0
+            and stripped.startswith(ends, nl + 1)
+            and not PATTERN_LOG_CLOSE.match(stripped, nl + 1)
+        ):
             return line_end(data, region_end - (len(tail) - len(stripped))), region_end, False
     # Messages after the IR (a pass manager's log lines): what closes the IR before them?
     found = ir_end(data, body_start, region_end, family, open_end=loop)

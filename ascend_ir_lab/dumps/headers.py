@@ -58,6 +58,8 @@ def parse_header(line: str) -> Header | None:
     """Parse one header line (without its newline); None if it is not a header."""
     if line.startswith("// -----// "):
         return _parse_mlir(line)
+    if line.startswith("// *** IR Dump "):
+        return _parse_pattern_dump(line)
     if line.startswith("; *** "):
         return _parse_stars(line[6:], "llvm")
     if line.startswith("*** "):
@@ -73,7 +75,7 @@ def _parse_mlir(line: str) -> Header | None:
     if not line.startswith(_MLIR_PREFIX):
         m = _MLIR_INTERNAL.match(line)
         if m is None:
-            return None
+            return _parse_stage_dump(line)
         owner, what = m["owner"], m["what"].strip()
         return Header("mlir-internal", m["phase"].lower(), f"{owner}: {what}", owner, "", "")
     if not line.endswith(_MLIR_SUFFIX):
@@ -93,6 +95,35 @@ def _parse_mlir(line: str) -> Header | None:
     if failed:
         name = name[: -len(" Failed")]
     return Header("mlir", "failed" if failed else phase.lower(), name, arg, options, scope)
+
+
+# A stage's output printed by a compiler's driver between the pass dumps: Triton's
+# `// -----// NVPTX Dump //----- //` (NVPTX_ENABLE_DUMP), `AMDGCN Dump` (AMDGCN_ENABLE_DUMP),
+# and the `LLVM IR Dump` of Triton's older and out-of-tree backends (LLVM_IR_ENABLE_DUMP).
+_STAGE_DUMP = re.compile(r"^// -----// (?P<what>[A-Za-z][\w .+-]{0,40}?) Dump //----- //$")
+
+
+def _parse_stage_dump(line: str) -> Header | None:
+    m = _STAGE_DUMP.match(line)
+    if m is None or m["what"] == "IR":
+        return None
+    what = m["what"]
+    if what.endswith("IR"):  # `LLVM IR`: a module of that language, its scope in its body
+        return Header("llvm" if what.endswith("LLVM IR") else "mlir", "after", what, "", "", "")
+    return Header("asm", "after", what, "", "", f"{what.lower()} module")
+
+
+# The debug log of MLIR's pattern drivers (`-debug-only=greedy-rewriter`, dialect
+# conversion): `// *** IR Dump After Pattern Application ***`, the op's isolated parent
+# after one rewrite, inside a pass: a snapshot within the pass, as a pipeliner's own dumps.
+_PATTERN_DUMP = re.compile(r"^// \*\*\* IR Dump (?P<phase>Before|After) (?P<what>[^*]+?) \*\*\*$")
+
+
+def _parse_pattern_dump(line: str) -> Header | None:
+    m = _PATTERN_DUMP.match(line.rstrip())
+    if m is None:
+        return None
+    return Header("mlir-internal", m["phase"].lower(), m["what"], "", "", "")
 
 
 def _mlir_pass(text: str) -> tuple[str, str, str]:
@@ -142,12 +173,9 @@ def _options(text: str) -> str:
 # -- LLVM (and the oldest MLIR, which printed the same `*** ... ***` banner) ------------------
 def _parse_stars(core: str, family: str) -> Header | None:
     core = core.rstrip()
-    if core.startswith("IR Dump "):
-        rest = core[len("IR Dump ") :]
-    elif core.startswith(("IR Pass ", "IR Deleted After ")):
-        return _parse_pass_banner(core, family)
-    else:
-        return None
+    if not core.startswith("IR Dump "):
+        return _parse_other_stars(core, family)
+    rest = core[len("IR Dump ") :]
     end = rest.find(" ***")
     if end < 0:
         end = rest.find("***")  # "At Start: ***" has no space before the stars
@@ -173,6 +201,32 @@ def _parse_stars(core: str, family: str) -> Header | None:
     scope = _unit_scope(unit) if unit else "" if inline else _trailer_scope(trailer)
     phase = "after" if phase == "At" else phase.lower()  # -print-at-pass-number prints after
     return Header(family, phase, name, arg, options, scope, banner, inline and not banner)
+
+
+def _parse_other_stars(core: str, family: str) -> Header | None:
+    """The `*** ... ***` lines that are no `IR Dump`: banners and `-print-on-crash`'s dump."""
+    if core.startswith(("IR Pass ", "IR Deleted After ")):
+        return _parse_pass_banner(core, family)
+    if core.startswith("Dump of "):
+        return _parse_crash_dump(core, family)
+    return None
+
+
+# `-print-on-crash`: the IR the last pass started on, printed when the process crashes
+# (`-print-module-scope`: the whole module); a pass that the filters leave out, no IR.
+_CRASH_DUMP = re.compile(
+    r"^Dump of (?P<module>Module )?IR Before Last Pass (?P<pass>\S.*?) "
+    r"(?P<how>Started|Filtered Out) \*\*\*$"
+)
+
+
+def _parse_crash_dump(core: str, family: str) -> Header | None:
+    m = _CRASH_DUMP.match(core)
+    if m is None:  # `Before Last Pass Unknown ***`: no pass had started; no IR follows
+        return None
+    scope = "module" if m["module"] else ""
+    banner = "filtered" if m["how"] == "Filtered Out" else ""
+    return Header(family, "before", m["pass"], m["pass"], "crash", scope, banner)
 
 
 def _parse_pass_banner(core: str, family: str) -> Header | None:

@@ -21,7 +21,8 @@ from itertools import accumulate
 
 from ascend_ir_lab.dumps.reader import LogIndex
 
-MAX_STREAMS = 64  # distinct prefixes read as streams; lines of others stay text
+MAX_STREAMS = 64
+_BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark an editor or PowerShell writes first  # distinct prefixes read as streams; lines of others stay text
 
 # Timestamps and elapsed times, which differ from line to line of one stream; the padding
 # before a right-aligned number (`[    1.234]`) varies with it.
@@ -116,7 +117,7 @@ def line_prefixes(data: bytes, leads: list[tuple[int, int]]) -> list[bytes]:
     found: dict[bytes, None] = {}
     rejected: set[bytes] = set()  # each distinct lead is looked after once
     for line_start, header_start in leads:
-        lead = bytes(data[line_start:header_start])
+        lead = bytes(data[line_start:header_start]).removeprefix(_BOM)
         if b"\r" in lead or not lead.strip():
             continue  # progress text overwritten in place, or only blanks: no prefix
         pattern = prefix_pattern(lead)
@@ -157,7 +158,8 @@ def split_streams(data: bytes, patterns: list[bytes]) -> list[Stream]:
     stream (each alternative holds one group, the line after the prefix)."""
     whole = bytes(data)
     line = rb"([^\n]*(?:\n|\Z))"
-    alternatives = [rb"(?:" + p + rb")" + line for p in patterns] + [line]
+    # the first line's prefix may follow the file's byte-order mark: both are stripped
+    alternatives = [rb"(?:\A" + _BOM + rb")?(?:" + p + rb")" + line for p in patterns] + [line]
     search = re.compile(rb"^(?:" + b"|".join(alternatives) + rb")", re.M)
     sources: list[list[int]] = [[] for _ in alternatives]
     cuts: list[list[int]] = [[] for _ in alternatives]
@@ -179,7 +181,7 @@ def split_streams(data: bytes, patterns: list[bytes]) -> list[Stream]:
         stream.starts.pop()
         stream.text = b"".join(pieces[k])
         if own and sources[k]:
-            stream.prefix = whole[sources[k][0] : sources[k][0] + cuts[k][0]]
+            stream.prefix = whole[sources[k][0] : sources[k][0] + cuts[k][0]].removeprefix(_BOM)
         out.append(stream)
     return [out[-1], *out[:-1]]
 

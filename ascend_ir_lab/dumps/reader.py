@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ascend_ir_lab.dumps.body import (
     ENDS_MLIR,
+    PATTERN_LOG_CLOSE,
     body_language,
     hard_stop,
     infer_scope,
@@ -113,6 +114,8 @@ def _plain_dump(
     nl = stripped.rfind(b"\n")
     if len(stripped) == len(tail) or nl < 0 or not stripped.startswith(ENDS_MLIR, nl + 1):
         return None
+    if PATTERN_LOG_CLOSE.match(stripped, nl + 1):
+        return None
     body_end = line_end(data, region_end - (len(tail) - len(stripped)))
     scope = header.scope
     if scope == "builtin.module" or data[body_start : body_start + 7] == b"module ":
@@ -143,6 +146,15 @@ def _dump(
 ) -> Dump:  # fmt: skip
     """The Dump a header opens: where its IR ends, what it holds, its language."""
     family, scope = header.family, header.scope
+    if family == "asm":  # a stage's assembly runs on to what can never be IR, blanks aside
+        cut = hard_stop(data, body_start - 1, region_end)
+        body_end = len(data[body_start:cut].rstrip()) + body_start
+        body_end = line_end(data, body_end) if body_end < cut else body_end
+        truncated = body_end == len(data) and data[body_end - 1 : body_end] != b"\n"
+        return Dump(
+            index, stage, header.pass_name, header.arg, header.options, header.phase,
+            scope, family, log_id, start, body_start, body_end, cut, truncated, scope,
+        )  # fmt: skip
     if family[0] == "m" and not scope.startswith("cgscc"):  # MLIR: no LLVM unit to tell apart
         body_end, text_start, truncated = split_region(data, body_start, region_end, family)
         # a header with no IR after it (the log goes on with the next) shows no state

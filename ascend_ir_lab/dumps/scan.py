@@ -12,12 +12,20 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ascend_ir_lab.dumps.headers import Header, parse_header
+from ascend_ir_lab.dumps.headers import MARKER, Header, parse_header
 
-# Every header and banner line holds one of these (`IR Dump`, `IR Pass`, `IR Deleted After`);
-# the match runs on to the end of its line.
-_CANDIDATE = re.compile(rb"IR (?:Dump|Pass |Deleted After )")
-CANDIDATE_LINE = re.compile(rb"IR (?:Dump|Pass |Deleted After )[^\n]*")
+# Every header and banner line holds one of these (`IR Dump`, `IR Pass`, `IR Deleted After`,
+# `-print-on-crash`'s `IR Before Last Pass`); the match runs on to the end of its line.
+_LITERALS = (b"IR Dump", b"IR Pass ", b"IR Deleted After ", b"IR Before Last Pass ")
+# one pattern led by their common `IR ` (the regex engine searches for a literal prefix)
+_ALTERNATIVES = b"IR (?:" + b"|".join(re.escape(literal[3:]) for literal in _LITERALS) + b")"
+_CANDIDATE = re.compile(_ALTERNATIVES)
+CANDIDATE_LINE = re.compile(_ALTERNATIVES + rb"[^\n]*")
+_LONGEST = max(map(len, _LITERALS))
+# A stage's output a compiler driver prints between the pass dumps (Triton's `// -----//
+# NVPTX Dump //----- //`) holds none of them. It follows a compile's last pass dump: it is
+# looked for only where one can be (`_may_hold_stage_dump`), not in the whole log.
+_STAGE_DUMP = re.compile(rb"\n// -----// (?!IR Dump )[A-Za-z][^\n]{0,48}? Dump //----- //")
 
 
 def find_headers(
@@ -27,8 +35,33 @@ def find_headers(
     in [lo, hi) when given: `lo` a line start, `hi` one or the end). `start` is the line's
     start, or where the header starts on it when other output precedes it (`lead`).
 
-    Banners (headers of passes that printed no IR) are yielded too: they end the IR before them.
+    Banners (headers of passes that printed no IR) are yielded too: they end the IR before them,
+    and so are the headers of stage outputs (`stage_dumps`) where one can be.
     """
+    stop = len(data) if hi is None else hi
+    prev: tuple[int, int, Header] | None = None
+    # the log's first pass, which a next compile starts with again (a part read on its own
+    # core looks it up: its own first header is any pass)
+    start = next(_headers(data, 0, None), None) if lo else None
+    first = start[2] if start is not None else None
+    for found in _headers(data, lo, hi):
+        if prev is None:
+            first = first or found[2]
+            yield from stage_dumps(data, lo, found[0])
+        else:
+            yield prev
+            if _may_hold_stage_dump(prev, found, first or found[2]):
+                yield from stage_dumps(data, prev[1], found[0])
+        prev = found
+    if prev is not None:
+        yield prev
+        yield from stage_dumps(data, prev[1], stop)
+    else:
+        yield from stage_dumps(data, lo, stop)
+
+
+def _headers(data: bytes, lo: int, hi: int | None) -> Iterator[tuple[int, int, Header]]:
+    """`find_headers` without the stage dumps."""
     cache: dict[bytes, Header | None] = {}
     leads: dict[bytes, tuple[int, Header] | None] = {}
     blocks = getattr(data, "regex_find", None) is not None  # a compressed log read by block
@@ -41,6 +74,48 @@ def find_headers(
             yield start, end, header  # type: ignore[misc]
         elif (found := _lead(raw, leads)) is not None:
             yield start + found[0], end, found[1]
+
+
+def _may_hold_stage_dump(
+    prev: tuple[int, int, Header], nxt: tuple[int, int, Header], first: Header
+) -> bool:
+    """Whether a stage's output can lie between two headers: where the language changes
+    (MLIR to LLVM, LLVM to the next compile's MLIR) or where the log's first pass comes
+    again (the next compile of a script, its options perhaps another kernel's)."""
+    if (prev[2].family[0] == "m") != (nxt[2].family[0] == "m"):
+        return True
+    return nxt[2].pass_name == first.pass_name and nxt[2].phase == first.phase
+
+
+def stage_dumps(data: bytes, lo: int, hi: int) -> Iterator[tuple[int, int, Header]]:
+    """(start, end incl. newline, Header) of each stage-output header line starting in
+    [lo, hi) (`lo` a line start)."""
+    if lo == 0 and data[:11] == b"// -----// ":  # the file's first line: no newline before
+        yield from _stage_dump_at(data, 0)
+    blocks = getattr(data, "regex_find", None) is not None
+    pos = max(lo - 1, 0)  # the newline before `lo`
+    while pos < hi:
+        if blocks:
+            k = data.regex_find(_STAGE_DUMP, pos)  # type: ignore[attr-defined]
+        else:
+            m = _STAGE_DUMP.search(data, pos, hi)
+            k = -1 if m is None else m.start()
+        if k < 0 or k + 1 >= hi:
+            return
+        found = list(_stage_dump_at(data, k + 1))
+        yield from found
+        pos = found[0][1] - 1 if found else k + 1
+
+
+def _stage_dump_at(data: bytes, start: int) -> Iterator[tuple[int, int, Header]]:
+    """The stage dump whose line starts at `start`, if it is one (a line that holds
+    `IR Dump`, such as `LLVM IR Dump`, the plain search finds)."""
+    nl = data.find(b"\n", start)
+    end = len(data) if nl < 0 else nl + 1
+    raw = data[start:end]
+    header = None if MARKER in raw else _parse(raw)
+    if header is not None:
+        yield start, end, header
 
 
 def _candidate_lines(data: bytes, lo: int, hi: int | None) -> Iterator[tuple[int, int]]:
@@ -64,7 +139,7 @@ def _candidate_lines(data: bytes, lo: int, hi: int | None) -> Iterator[tuple[int
             if (
                 data[k - 1 : k + 2] == b"IR "
                 and k > floor
-                and data[k - 1 : min(k + 16, end)].startswith(_LITERALS)
+                and data[k - 1 : min(k - 1 + _LONGEST, end)].startswith(_LITERALS)
             ):
                 nl = find(b"\n", k, end)
                 stop = end if nl < 0 else nl
@@ -90,7 +165,6 @@ def _candidate_lines(data: bytes, lo: int, hi: int | None) -> Iterator[tuple[int
         common = 0
 
 
-_LITERALS = (b"IR Dump", b"IR Pass ", b"IR Deleted After ")  # what CANDIDATE_LINE starts with
 _WINDOW = 1 << 20  # bytes searched at a time
 _MISSES = 1536  # `R`s of no header in a window before the pattern searches on
 
@@ -98,9 +172,11 @@ _MISSES = 1536  # `R`s of no header in a window before the pattern searches on
 _UNSEEN = object()
 # Where a header can start after other output on its line, and the colour escapes a
 # terminal capture (`script`, `unbuffer`) leaves around it.
-_OPENER = re.compile(rb"// -----// |(?:; |# )?\*\*\* IR ")
+_OPENER = re.compile(rb"// -----// |(?:; |# )?\*\*\* (?:IR |Dump of )")
 _ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\n]*\x07")
-_INVISIBLE = re.compile(rb"(?:\x1b\[[0-9;?]*[A-Za-z]|[\x00\s])*")
+# What precedes a header on its line unseen: colour escapes, blanks, NUL bytes, and the
+# byte-order mark an editor or PowerShell writes at the start of a file.
+_INVISIBLE = re.compile(rb"(?:\x1b\[[0-9;?]*[A-Za-z]|[\x00\s]|\xef\xbb\xbf)*")
 
 
 def _parse(raw: bytes) -> Header | None:
@@ -121,6 +197,10 @@ def lead(raw: bytes) -> tuple[int, Header] | None:
     offset 0 where only escapes, blanks and NUL bytes precede it; else None."""
     for m in _OPENER.finditer(raw):
         k = m.start()
+        if raw.endswith(b"// ", 0, k):
+            # `// *** IR Dump After Successful Folding ***` after a debug tag (`[greedy-rewriter
+            # file.cpp:185 1] `): a pattern driver's debug log, every line tagged, no dump
+            continue
         rest = raw[k:]
         header = _parse(_ANSI.sub(b"", rest) if b"\x1b" in rest else rest)
         if header is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -165,7 +166,18 @@ def _stage_files(folder: Path) -> list[tuple[str, Path]]:
         if stage is not None:
             found.append((stage, f))
     order = [s for s, _ in STAGE_FILES]
-    return sorted(found, key=lambda sf: (order.index(sf[0]), sf[1].name))
+    return sorted(found, key=lambda sf: (order.index(sf[0]), *_file_order(sf[1].name)))
+
+
+# LLVM's `-ir-dump-directory`: one file per printed dump, `<pass number>-<module hash>-<unit>-
+# <PassID>-before.ll` (`-after.ll`, `-invalidated.ll`): read in the order they were printed.
+_IR_DUMP_FILE = re.compile(r"^(?P<n>\d+)-[0-9a-f]{16}-.+-(?P<when>before|after|invalidated)\.ll$")
+_WHEN = {"before": 0, "after": 1, "invalidated": 1}
+
+
+def _file_order(name: str) -> tuple[int, int, str]:
+    m = _IR_DUMP_FILE.match(name)
+    return (int(m["n"]), _WHEN[m["when"]], name) if m else (0, 0, name)
 
 
 def _open_stage_folder(folder: Path) -> Timeline:

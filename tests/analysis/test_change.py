@@ -56,3 +56,26 @@ def test_a_pass_pairs_with_itself_and_a_missing_pass_with_its_place() -> None:
     assert there.arg != "hivm-graph-sync-solver"  # barrier-all never runs it: its stand-in
     same = fine.dumps[0]
     assert counterpart(fine, same, fine) is same
+
+
+def test_the_ir_a_pass_crashed_on_says_so(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`opt -print-on-crash`: after the stack dump, the IR the crashing pass started on."""
+    log = tmp_path / "crash.log"
+    log.write_bytes(
+        b"; *** IR Dump After SROAPass on f ***\ndefine void @f() {\n  ret void\n}\n"
+        b"opt: lib/Transforms/InstCombine/InstructionCombining.cpp:4512: Assertion `V' failed.\n"
+        b"PLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/\n"
+        b"Stack dump:\n0.\tProgram arguments: opt -O2 k.ll\n"
+        b"*** Dump of IR Before Last Pass InstCombinePass Started ***\n"
+        b"define void @f() {\n  ret void\n}\n"
+    )
+    tl = read_log(log)
+    crashed = tl.dumps[-1]
+    assert (crashed.pass_name, crashed.phase, crashed.options) == (
+        "InstCombinePass",
+        "before",
+        "crash",
+    )
+    assert tl.change_states() == ["changed", "unknown"]
+    assert "crashed on" in pass_change(tl, crashed).note
+    assert "Stack dump:" in [m.text for m in tl.messages]  # the crash report stays text

@@ -1,7 +1,8 @@
 """What a real printer printed, worked out from how it prints, not from the reader: the
 Dumps (header line, body) and the other lines of a log, to hold the reader's Timeline against.
 
-- LLVM (`opt`, `llc`): a header line, then the unit's IR up to the next header; the lines of
+- LLVM (`opt`, `llc`): a header line, then the unit's IR up to the next header (so is a
+  stage's output a driver prints after them, Triton's `NVPTX Dump`); the lines of
   the known non-IR kinds (`MESSAGES`: pass-manager tracing, opt-bisect, a timing report to the
   next header, anything before the first header) are messages. The legacy CGSCC printer
   writes its IR on the header line, after the stars.
@@ -33,8 +34,15 @@ MESSAGES = re.compile(
 )
 
 
+# A stage's output a compiler driver prints after the LLVM passes: Triton's
+# `print("// -----// NVPTX Dump //----- //"); print(ptx)` (NVPTX_ENABLE_DUMP=1).
+_STAGE_HEADER = re.compile(rb"^// -----// [A-Za-z][^\n]* Dump //----- //$")
+
+
 def _header(line: bytes) -> tuple[bool, bool] | None:
     """(is a Dump header, IR starts on the line) or None for any other line."""
+    if _STAGE_HEADER.match(line):
+        return (True, False)
     m = _LLVM_HEADER.match(line)
     if m is None:
         return None

@@ -361,3 +361,17 @@ def test_a_prefix_whose_blank_lines_lose_their_trailing_space(tmp_path: Path) ->
     )
     tl = _read(tmp_path, data)
     assert [tl.raw(d) for d in tl.dumps] == [IR_A, IR_B, IR_B] and not tl.messages
+
+
+@pytest.mark.parametrize("stamp", ["", "[rank0]:", "2026-12-01T10:00:{s:02d}.{f:03d}4567Z "])
+def test_a_byte_order_mark_before_the_first_line(tmp_path: Path, stamp: str) -> None:
+    """A log saved by an editor or PowerShell's `Out-File -Encoding utf8` starts with a
+    UTF-8 byte-order mark, before the first line's prefix if lines carry one: it is no
+    message and no part of the prefix; the first Dump keeps its IR."""
+    data = b"\xef\xbb\xbf" + _stamped((A + B + C).splitlines(keepends=True), stamp)
+    tl = _read(tmp_path, data)
+    assert [tl.raw(d) for d in tl.dumps] == [IR_A, IR_B, IR_B]
+    assert tl.change_states() == ["changed", "changed", "unchanged"]
+    assert not tl.messages and not any(d.truncated for d in tl.dumps)
+    assert all("\ufeff" not in info.prefix for info in tl.logs)
+    assert tl.dumps[0].start == 0

@@ -84,3 +84,24 @@ def test_busy_cores_get_no_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "getloadavg", lambda: (1.0, 1.0, 1.0))
     assert parallel._part_count(1 << 30) == 4
     assert parallel._part_count(96 << 20) == 3  # a part is at least PART_BYTES
+
+
+@pytest.mark.parametrize("parts", [3, 7])
+def test_stage_dumps_of_every_compile_found_in_every_part(parts: int, forks: None) -> None:
+    """A script compiling kernel after kernel with MLIR_ENABLE_DUMP and NVPTX_ENABLE_DUMP:
+    each compile's PTX follows its last pass; a part read on its own finds them as well."""
+    passes = [b"inline", b"cse", b"canonicalize", b"tritongpu-coalesce"]
+    compile_ = b"".join(
+        b"// -----// IR Dump Before P (" + p + b") ('builtin.module' operation) //----- //\n"
+        b"module {\n  tt.func @k() {\n    tt.return\n  }\n}\n\n\n"
+        for p in passes
+    )
+    compile_ += (
+        b"// -----// NVPTX Dump //----- //\n.version 8.4\n.visible .entry k()\n{\n\tret;\n\n}\n\n"
+    )
+    data = compile_ * 40
+    serial = reader.index_part(data, 0, len(data), stage="log", log_id=0)
+    assert sum(d.family == "asm" for d in serial.dumps) == 40
+    joined = parallel.index_in_parts(data, stage="log", log_id=0, parts=parts)
+    assert joined is not None
+    assert _fields(joined) == _fields(serial)

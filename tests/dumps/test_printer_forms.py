@@ -58,6 +58,40 @@ PY_WARNING = (
 )
 
 
+# MLIR's pattern drivers' debug log (`-debug-only=greedy-rewriter,dialect-conversion`, LLVM
+# before 20): indented steps and `} -> SUCCESS` lines, IR-like, after the pass's dump.
+LEGALIZE = (
+    b"//===-------------------------------------------===//\n"
+    b"Legalizing operation : 'func.func'(0x55f1c2a8e0b0) {\n  * Fold {\n  } -> FAILURE : unable to fold\n"
+    b"} -> SUCCESS : operation marked legal by the target\n"
+    b"//===-------------------------------------------===//\n"
+)
+GREEDY = (
+    b"//===-------------------------------------------===//\n"
+    b"Processing operation : 'arith.addi'(0x5654b0a1c2f0) {\n"
+    b'  %1 = "arith.addi"(%0, %0) : (i32, i32) -> i32\n\n'
+    b"  * Pattern (anonymous namespace)::AddIAddConstant : 'arith.addi -> (arith.constant)' {\n"
+    b'Trying to match "(anonymous namespace)::AddIAddConstant"\n'
+    b"    ** Insert  : 'arith.constant'(0x5654b0a1c3a0)\n"
+    b'"(anonymous namespace)::AddIAddConstant" result 0\n'
+    b"  } -> failure : pattern failed to match\n"
+    b"} -> failure : pattern failed to match\n"
+)
+# The same log from LLVM 20 on: every line tagged, the snapshot after a fold included.
+TAGGED = (
+    b"[greedy-rewriter:1] } -> success : operation was folded\n"
+    b"[greedy-rewriter:1] ** Erase   : 'llvm.bitcast'(0x5618c37a8ce0)\n"
+    b"[greedy-rewriter GreedyPatternRewriteDriver.cpp:185 1] // *** IR Dump After Successful Folding ***\n"
+    b"[greedy-rewriter GreedyPatternRewriteDriver.cpp:185 1] llvm.func @softmax(%arg0: !llvm.ptr<1>) {\n"
+    b"[greedy-rewriter GreedyPatternRewriteDriver.cpp:185 1]   llvm.return\n"
+    b"[greedy-rewriter GreedyPatternRewriteDriver.cpp:185 1] }\n"
+    b"[greedy-rewriter:1] \n"
+)
+PASS_NUMBERS = (
+    b" Running pass 3 InstSimplifyPass on sum\n Running pass 4 VerifierPass on [module]\n"
+)
+
+
 def _levels(text: bytes, *levels: str) -> list[tuple[str, str]]:
     """The non-blank lines of `text` as Messages of these levels."""
     lines = [ln.decode() for ln in text.splitlines() if ln.strip()]
@@ -103,6 +137,14 @@ FORMS = [
      _levels(VERIFY_ERROR, "error", "text", "text", "note")),
     ("python warning with its source line", "mlir", PY_WARNING, [],
      [("warning", PY_WARNING.splitlines()[0].decode()), ("text", "  warn_once(FP_FUSION_DEFAULT_WARNING)")]),
+    ("mlir dialect-conversion debug log", "mlir", LEGALIZE, [],
+     [("text", line.decode()) for line in LEGALIZE.splitlines()]),
+    ("mlir greedy-rewriter debug log", "mlir", GREEDY, [],
+     [("text", line.decode()) for line in GREEDY.splitlines() if line.strip()]),
+    ("mlir greedy-rewriter debug log, tagged (LLVM 20 on)", "mlir", TAGGED, [],
+     [("text", line.decode()) for line in TAGGED.splitlines()]),
+    ("llvm -print-pass-numbers, indented", "llvm", PASS_NUMBERS, [],
+     [("text", line.decode()) for line in PASS_NUMBERS.splitlines()]),
     ("bishengir note", "mlir",
      b"[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.\n", [],
      [("note", "[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.")]),

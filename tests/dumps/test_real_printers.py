@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_ir_lab.dumps import read_log
+from ascend_ir_lab.dumps import open_timeline, read_log
 from ascend_ir_lab.errors import ToolNotFoundError
 from ascend_ir_lab.toolchains.ascend import options
 from ascend_ir_lab.toolchains.common.tools import find_tool
@@ -150,3 +150,53 @@ def test_triton_adapter_opt(mode: str, tmp_path: Path) -> None:
     bodies, messages = oracle.split_mlir(log.read_bytes())
     assert bodies, f"{mode}: the printer printed no dump"
     assert oracle.misreads(read_log(log), bodies, messages) == []
+
+
+NESTED = """module {
+  func.func @twice(%a: i32) -> i32 {
+    %0 = arith.addi %a, %a : i32
+    %1 = arith.addi %a, %a : i32
+    %2 = arith.muli %0, %1 : i32
+    return %2 : i32
+  }
+  func.func @noop() {
+    return
+  }
+}
+"""
+
+
+def test_tree_dir_of_a_pipeline_anchored_below_the_module(tmp_path: Path) -> None:
+    """`builtin.module(func.func(cse,canonicalize))` runs no pass on the module: its folder
+    in the tree holds only the functions' folders, whose files are still every Dump."""
+    tool = _tool("bishengir-opt")
+    (tmp_path / "k.mlir").write_text(NESTED)
+    base = [tool, str(tmp_path / "k.mlir"), "--pass-pipeline=builtin.module(func.func(cse,canonicalize))",
+            "--mlir-print-ir-after-all", "--mlir-disable-threading", "-o", "/dev/null"]  # fmt: skip
+    log = _run(base, tmp_path / "printed.log")
+    tree = tmp_path / "tree"
+    _run([*base, f"--mlir-print-ir-tree-dir={tree}"], tmp_path / "tree.log")
+    assert not list(tree.glob("*/*.mlir"))  # the module's folder holds no pass file
+    printed = read_log(log)
+    assert oracle.misreads(printed, *oracle.split_mlir(log.read_bytes())) == []
+    assert oracle.tree_misreads(printed, tree) == []
+    tl = open_timeline(tree)
+    assert sorted((d.label, d.scope) for d in tl.dumps) == [
+        ("canonicalize", "func.func @noop"), ("canonicalize", "func.func @twice"),
+        ("cse", "func.func @noop"), ("cse", "func.func @twice"),
+    ]  # fmt: skip
+
+
+def test_a_folder_beside_a_tree_dir_is_no_tree_dir(tmp_path: Path) -> None:
+    """A tree-dir one level down (a data folder with a kernel's stage files and its tree
+    beside them) does not make the folder one: op folders are entered only below op folders."""
+    op = tmp_path / "data" / "vadd.tree" / "builtin_module_no-symbol-name" / "func_func_vadd"
+    op.mkdir(parents=True)
+    (op / "0_0_cse.mlir").write_text(
+        "// -----// IR Dump After CSE (cse) //----- //\nfunc.func @vadd() {\n  return\n}\n\n"
+    )
+    (tmp_path / "data" / "vadd.ttir").write_text("module {\n}\n")
+    assert [d.phase for d in open_timeline(tmp_path / "data").dumps] == ["artifact"]
+    assert [d.scope for d in open_timeline(tmp_path / "data" / "vadd.tree").dumps] == [
+        "func.func @vadd"
+    ]

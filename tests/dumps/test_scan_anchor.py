@@ -15,6 +15,7 @@ _PIECES = [
     b"IR Dump After CSE (cse) //----- //", b"IR Pass ", b"IR Deleted After X", b"IR ",
     b"R", b"I", b"IR", b"IIR Dump", b"RRR", b"\n", b"\n", b"\r\n", b"  %0 = arith.addi ",
     b"// -----// ", b"*** ", b"IR Dum", b"IR Pas", b"\xff\x00",
+    b"IR Before Last Pass ", b"IR Before Last Pas",  # every literal of the pattern, whole and cut
 ]  # fmt: skip
 
 

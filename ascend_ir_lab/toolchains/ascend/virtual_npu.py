@@ -79,7 +79,7 @@ def _cpu(value: Any) -> Any:
 
 
 def _named(value: Any) -> str | None:
-    """ "npu" or "cpu" where `value` names that device, else None."""
+    """The device `value` names, "npu" or "cpu", else None."""
     import torch
 
     if isinstance(value, torch.device):

@@ -5,7 +5,8 @@ Inside `virtual_npu(target=...)`:
   NPU (`torch_npu.npu_fusion_attention`, `torch_npu.profiler...`) raise `NPUOnlyError`
   naming the op;
 - `device='npu'`, `'npu:0'`, `torch.device('npu')`, `.npu()`, `.to('npu')` give CPU tensors
-  (a `torch.overrides.TorchFunctionMode` maps NPU devices to the CPU); an op the CPU lacks
+  (a `torch.overrides.TorchFunctionMode` maps NPU devices to the CPU) that say they are on
+  the NPU (`toolchains.ascend.virtual_memory` keeps which ones are); an op the CPU lacks
   for a type (`bool // bool`, `torch.rand(dtype=torch.int32)`) is computed in a wider type
   and given back in its own;
 - `torch.npu` (current_device, set_device, device_count, synchronize, current_stream,

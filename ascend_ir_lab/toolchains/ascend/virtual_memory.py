@@ -35,9 +35,9 @@ class Memory:
     """The tensors on the virtual NPU (weakly held: a tensor freed is forgotten)."""
 
     def __init__(self) -> None:
-        # id -> a weak reference to the tensor (tensors compare by value: no WeakSet)
-        self._tensors: dict[int, weakref.ref[Any]] = {}
-        self._storages: dict[int, weakref.ref[Any]] = {}  # id -> the storage of one of them
+        # the storages of NPU tensors: a storage's Python object lives as long as the storage
+        # does (torch keeps it), and storages compare by identity
+        self._storages: weakref.WeakSet[Any] = weakref.WeakSet()
         self._host_view = 0
 
     @contextlib.contextmanager
@@ -60,40 +60,21 @@ class Memory:
 
     def on_npu(self, tensor: Any) -> bool:
         """Whether `tensor` stands for an NPU tensor."""
-        held = self._tensors.get(id(tensor))
-        if held is not None and held() is tensor:
-            return True
         storage = _storage(tensor)
-        known = self._storages.get(id(storage)) if storage is not None else None
-        # a storage's Python object lives as long as the storage does (torch keeps it)
-        return known is not None and known() is storage
+        return storage is not None and storage in self._storages
 
     def mark(self, value: Any, npu: bool = True) -> Any:
-        """`value` (a tensor, or a tuple/list of them) put on the NPU, or taken off it."""
+        """`value` (a tensor, or a tuple/list of them) put on the NPU (a tensor sharing its
+        storage is there too); with `npu=False`, nothing changes."""
         import torch
 
+        if not npu:
+            return value
         for tensor in value if isinstance(value, (tuple, list)) else (value,):
-            if not isinstance(tensor, torch.Tensor):
-                continue
-            if not npu:
-                self._tensors.pop(id(tensor), None)
-                continue
-            self._tensors[id(tensor)] = weakref.ref(tensor, self._forget(self._tensors, id(tensor)))
-            storage = _storage(tensor)
-            if storage is not None and id(storage) not in self._storages:
-                key = id(storage)
-                self._storages[key] = weakref.ref(storage, self._forget(self._storages, key))
+            storage = _storage(tensor) if isinstance(tensor, torch.Tensor) else None
+            if storage is not None:
+                self._storages.add(storage)
         return value
-
-    @staticmethod
-    def _forget(table: dict[int, weakref.ref[Any]], key: int) -> Callable[[Any], None]:
-        """The callback dropping `key` from `table` once its object is freed."""
-
-        def forget(ref: Any) -> None:
-            if table.get(key) is ref:
-                del table[key]
-
-        return forget
 
     def call(
         self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], target: str | None,
@@ -125,7 +106,7 @@ class Memory:
     def _attribute(
         self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], run: Callable[..., Any]
     ) -> Any:
-        """`x.device`, `x.is_cpu`, `x.is_npu`, `x.data = y` (other attributes as they are)."""
+        """`x.device`, `x.is_cpu`, `x.is_npu` (other attributes as they are)."""
         import torch
 
         owner, name = getattr(func, "__self__", None), func.__name__
@@ -135,10 +116,8 @@ class Memory:
             return not self.on_npu(args[0])
         if name == "__get__" and owner is vars(torch.Tensor).get("is_npu"):
             return self.on_npu(args[0])
-        out = run(*args, **kwargs)
-        if name == "__set__" and owner is torch.Tensor.data:  # `param.data = t`: t's device
-            self.mark(args[0], self.on_npu(args[1]))
-        elif name == "__get__" and isinstance(out, torch.Tensor) and self.on_npu(args[0]):
+        out = run(*args, **kwargs)  # `param.data = t`: param is on t's storage, t's device
+        if name == "__get__" and isinstance(out, torch.Tensor) and self.on_npu(args[0]):
             self.mark(out)  # `x.data`, `x.T`, `x.grad`... of an NPU tensor
         return out
 

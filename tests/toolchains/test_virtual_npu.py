@@ -352,3 +352,26 @@ def test_npu_tensors_stay_npu_tensors_through_the_ways_code_moves_them() -> None
             assert x.device.type == "cpu" and x.is_cpu
     assert virtual_memory.active() is None
     assert x.device.type == "cpu"  # outside, tensors are what they are
+
+
+def test_a_launch_is_refused_only_where_it_mixes_host_and_npu_tensors() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    from ascend_ir_lab.toolchains.ascend import virtual_memory
+
+    @triton.jit
+    def copy(dst_ptr, src_ptr, BLOCK: tl.constexpr):
+        tl.store(dst_ptr + tl.arange(0, BLOCK), tl.load(src_ptr + tl.arange(0, BLOCK)))
+
+    host = torch.ones(8)
+    assert virtual_memory.unreachable_argument(copy, (host, host), {}) is None  # no NPU here
+    with virtual_npu("Ascend910B3"):
+        npu = torch.zeros(8, device="npu")
+        assert virtual_memory.unreachable_argument(copy, (host, torch.ones(8)), {}) is None
+        assert virtual_memory.unreachable_argument(copy, (npu, npu.clone()), {}) is None
+        refusal = virtual_memory.unreachable_argument(copy, (npu,), {"src_ptr": host})
+        assert refusal == "Pointer argument (at 1) cannot be accessed from Triton (cpu tensor?)"
+        empty = torch.empty(0)  # no address: passed as a null pointer, as the launcher does
+        assert virtual_memory.unreachable_argument(copy, (npu, empty), {}) is None

@@ -8,8 +8,11 @@ tensor says so as it would on an NPU host: `x.device` is `npu:0`, `x.is_npu` is 
 do across a real device boundary, so a reference taken with `.cpu()` before an in-place
 kernel keeps the values it had.
 
-A launch with a CPU tensor fails as triton-ascend's launcher fails on a host with an NPU
-(`ValueError: Pointer argument (at N) cannot be accessed from Triton (cpu tensor?)`).
+A launch giving a kernel CPU tensors beside NPU ones fails as triton-ascend's launcher fails
+on an NPU host (`ValueError: Pointer argument (at N) cannot be accessed from Triton (cpu
+tensor?)`); one of CPU tensors alone runs, as code written for this tool (a cell's plain
+`torch.randn(n)`) has always run.
+
 While a launch is handled (`host_view()`), the tool's own code sees every tensor where it
 really is, on the CPU.
 """
@@ -152,8 +155,9 @@ def _any_tensor(args: Sequence[Any], kwargs: Mapping[str, Any], test: Any) -> bo
 
 
 def unreachable_argument(fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str | None:
-    """triton-ascend's launcher's refusal of a CPU tensor among a launch's arguments (on the
-    virtual NPU), else None."""
+    """triton-ascend's launcher's refusal of a host tensor among a launch's arguments that
+    also holds NPU tensors (on the virtual NPU), else None. A launch of host tensors alone
+    runs: code written for this tool (a cell's `torch.randn(n)`) has no NPU tensors at all."""
     import torch
 
     memory = active()
@@ -161,7 +165,11 @@ def unreachable_argument(fn: Any, args: Sequence[Any], kwargs: Mapping[str, Any]
         return None
     names = list(getattr(fn, "arg_names", ()))
     values = [*args, *(kwargs[n] for n in names[len(args) :] if n in kwargs)]
-    for index, value in enumerate(values):
-        if isinstance(value, torch.Tensor) and value.data_ptr() and not memory.on_npu(value):
-            return f"Pointer argument (at {index}) cannot be accessed from Triton (cpu tensor?)"
-    return None
+    tensors = [(i, v) for i, v in enumerate(values) if isinstance(v, torch.Tensor) and v.data_ptr()]
+    placed = [(i, memory.on_npu(v)) for i, v in tensors]
+    if not any(npu for _, npu in placed):
+        return None
+    index = next((i for i, npu in placed if not npu), None)
+    if index is None:
+        return None
+    return f"Pointer argument (at {index}) cannot be accessed from Triton (cpu tensor?)"

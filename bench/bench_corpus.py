@@ -157,8 +157,9 @@ def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, 
         and all(r["complete"] for r in runs)
         and not [f for f in data.get("failures", []) if "interpreter" not in f],
         "passed": passed,
+        # stopped at the time limit: pytest's verdict, where it got that far, still stands
         "cause": f"timed out ({timeout:.0f} s)"
-        if code == -1
+        if code == -1 and not passed
         else _verdict_cause(passed, launches, runs, text, code),
     }
 

@@ -135,6 +135,8 @@ def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, 
     except (OSError, ValueError):
         data = {}
     names, launches = data.get("runs", []), int(data.get("launches", 0) or 0)
+    if not data and folder.is_dir():  # stopped at the time limit: the Runs it had made
+        names = sorted(d.name for d in folder.iterdir() if (d / "run.json").is_file())
     runs = [_run_record(folder / n, min_dumps) for n in names if (folder / n).is_dir()]
     verdict = _pytest(text)
     # pytest's own verdict; a compile failure shows in `complete` (and in the exit status)
@@ -154,7 +156,10 @@ def measure(file: Path, out: Path, timeout: float, min_dumps: int) -> dict[str, 
         and all(r["complete"] for r in runs)
         and not [f for f in data.get("failures", []) if "interpreter" not in f],
         "passed": passed,
-        "cause": _verdict_cause(passed, launches, runs, text, code),
+        # stopped at the time limit: pytest's verdict, where it got that far, still stands
+        "cause": f"timed out ({timeout:.0f} s)"
+        if code == -1 and not passed
+        else _verdict_cause(passed, launches, runs, text, code),
     }
 
 

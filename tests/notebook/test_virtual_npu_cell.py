@@ -119,3 +119,39 @@ def test_a_suite_for_a_newer_triton_says_what_this_one_lacks(
         f"the cell raised AssertionError (triton.language.extra.cann is not part of the "
         f"installed triton ({triton.__version__}): this code needs a newer triton-ascend)"
     ) in str(result.error_in_exec)
+
+
+HOST_TENSOR_CELL = """
+import torch
+import torch_npu
+import triton
+import triton.language as tl
+
+@triton.jit
+def axpy(y_ptr, x_ptr, a, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, y + a * tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+y = torch.zeros(256, device="npu")
+x_host = torch.arange(256.0)   # forgot .npu()
+print("y on", y.device, "x on", x_host.device)
+axpy[(2,)](y, x_host, 2.0, 256, BLOCK=128)
+"""
+
+
+def test_a_host_tensor_fails_the_cell_as_the_npu_launcher_does(
+    shell: InteractiveShell, runs_dir: Path
+) -> None:
+    result, io = run_cell(
+        shell, f"%%triton_npu --interpret --runs-dir {runs_dir}\n{HOST_TENSOR_CELL}"
+    )
+    # the cell fails (Run All stops), naming the launcher's own error
+    assert isinstance(result.error_in_exec, LaunchFailedError), shown(io)[-3000:]
+    refusal = "Pointer argument (at 1) cannot be accessed from Triton (cpu tensor?)"
+    assert f"the cell raised ValueError: {refusal}" in str(result.error_in_exec)
+    assert f"launch of axpy refused: {refusal}" in shown(io)
+    assert "y on npu:0 x on cpu" in io.stdout
+    # compiled before the launcher refused it, as on the NPU host: its Run is there
+    assert [p.name for p in runs_dir.iterdir() if (p / "run.json").is_file() and "axpy" in p.name]

@@ -31,6 +31,7 @@ FILES = [
     "check_bf16_chain.py",
     "check_pointer_table.py",
     "check_libdevice.py",
+    "check_device_memory.py",
 ]
 
 
@@ -127,6 +128,16 @@ def test_libdevice_calls_run_interpreted(captured: dict[str, Any]) -> None:
     runs = _runs(captured, "relu_residual") + _runs(captured, "inverse")
     assert len(runs) == 3 and all(_complete(r) for r in runs)
     assert "Did you forget to add @triton.jit" not in captured["text"]
+
+
+def test_tensors_are_where_npu_code_expects_them(captured: dict[str, Any]) -> None:
+    """NPU tensors say `npu:0` (`is_npu`, `device=x.device` makes another), `.cpu()` is a
+    copy (a reference taken before an in-place kernel keeps its values), and a host tensor
+    given to a kernel is refused with the NPU launcher's own ValueError, after its compile."""
+    assert len(_passed(captured, "check_device_memory.py::")) == 3
+    runs = _runs(captured, "add_into")
+    assert len(runs) == 2 and all(_complete(r) for r in runs)  # the refused one compiled too
+    assert "refused: Pointer argument (at 1) cannot be accessed" in captured["text"]
 
 
 def test_an_op_the_cpu_lacks_for_bools_is_computed_wider() -> None:

@@ -71,7 +71,9 @@ def test_npu_host_code_runs_with_tensors_on_the_cpu() -> None:
             torch.ones(2).to("npu"),
             torch.nn.Linear(2, 2).npu().weight,
         ]
-        assert {t.device.type for t in tensors} == {"cpu"}
+        # on the CPU, and said to be on the NPU, as on its host
+        assert {t.untyped_storage().device.type for t in tensors} == {"cpu"}
+        assert {str(t.device) for t in tensors} == {"npu:0"} and all(t.is_npu for t in tensors)
         assert torch.npu is device and torch_npu.npu is device
         assert torch.npu.is_available() and torch.npu.device_count() == 1
         torch.npu.set_device("npu:0")
@@ -314,3 +316,62 @@ def test_interpreter_computes_bf16_ops_on_their_values() -> None:
     torch.testing.assert_close(out[n * n :].view(n, n).float(), xf @ w.float(), atol=0.1, rtol=0.01)
     assert torch.equal(peak, x.max(1).values)
     assert torch.equal(idx, (x.max(1).values.float() * 4.0).to(torch.int32))
+
+
+def test_npu_tensors_stay_npu_tensors_through_the_ways_code_moves_them() -> None:
+    import torch
+
+    from ascend_ir_lab.toolchains.ascend import virtual_memory
+
+    host = torch.arange(4.0)
+    with virtual_npu("Ascend910B3"):
+        x = host.npu()
+        assert x.is_npu and not host.is_npu and not x.is_cpu and host.is_cpu
+        x += 1  # a copy: the host tensor keeps its values
+        assert host.tolist() == [0.0, 1.0, 2.0, 3.0]
+        made = [x + 1, x[1:], x.view(2, 2), torch.empty_like(x), torch.cat([x, x]),
+                torch.zeros(2, device=x.device), x.to(torch.float16), x.max(dim=0).values,
+                torch.nn.Parameter(x), x.data, host.to(x), host.to(torch.device("npu:0"))]  # fmt: skip
+        assert [str(t.device) for t in made] == ["npu:0"] * len(made)
+        back = [x.cpu(), x.to("cpu"), x.to(host), torch.zeros(2), torch.from_numpy(host.numpy()),
+                torch.empty_like(x, device="cpu")]  # fmt: skip
+        assert [str(t.device) for t in back] == ["cpu"] * len(back)
+        back[0].zero_()
+        assert x.tolist() == [1.0, 2.0, 3.0, 4.0]  # `.cpu()` copied
+        into = torch.zeros(4)
+        into.copy_(x)  # in place: it stays where it was
+        assert into.device.type == "cpu" and into.tolist() == x.tolist()
+        layer = torch.nn.Linear(2, 2)
+        layer.npu()
+        assert layer.weight.is_npu and layer.bias.device.type == "npu"
+        layer.cpu()
+        assert layer.weight.device.type == "cpu"
+        memory = virtual_memory.active()
+        assert memory is not None
+        with memory.host_view():  # the tool's own code sees where they are
+            assert x.device.type == "cpu" and x.is_cpu
+    assert virtual_memory.active() is None
+    assert x.device.type == "cpu"  # outside, tensors are what they are
+
+
+def test_a_launch_is_refused_only_where_it_mixes_host_and_npu_tensors() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    from ascend_ir_lab.toolchains.ascend import virtual_memory
+
+    @triton.jit
+    def copy(dst_ptr, src_ptr, BLOCK: tl.constexpr):
+        tl.store(dst_ptr + tl.arange(0, BLOCK), tl.load(src_ptr + tl.arange(0, BLOCK)))
+
+    host = torch.ones(8)
+    assert virtual_memory.unreachable_argument(copy, (host, host), {}) is None  # no NPU here
+    with virtual_npu("Ascend910B3"):
+        npu = torch.zeros(8, device="npu")
+        assert virtual_memory.unreachable_argument(copy, (host, torch.ones(8)), {}) is None
+        assert virtual_memory.unreachable_argument(copy, (npu, npu.clone()), {}) is None
+        refusal = virtual_memory.unreachable_argument(copy, (npu,), {"src_ptr": host})
+        assert refusal == "Pointer argument (at 1) cannot be accessed from Triton (cpu tensor?)"
+        empty = torch.empty(0)  # no address: passed as a null pointer, as the launcher does
+        assert virtual_memory.unreachable_argument(copy, (npu, empty), {}) is None

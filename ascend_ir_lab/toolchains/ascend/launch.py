@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs import Run
+from ascend_ir_lab.toolchains.ascend import virtual_memory
 from ascend_ir_lab.toolchains.ascend.autotune_offline import autotune_untimed, config_outcome
 from ascend_ir_lab.toolchains.ascend.interpret import interpret_launch
 from ascend_ir_lab.toolchains.ascend.launch_compile import annotate_run, declared, start_watched
@@ -80,7 +81,15 @@ class LaunchCapture(Capture):
         self, fn: Any, original: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Any:
         """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`; returns what triton's
-        launch returns (the compiled kernel; offline, an OfflineKernel)."""
+        launch returns (the compiled kernel; offline, an OfflineKernel). On the virtual NPU,
+        tensors show their CPU device to the tool's own code meanwhile."""
+        memory = virtual_memory.active()
+        with memory.host_view() if memory is not None else contextlib.nullcontext():
+            return self._on_launch(fn, original, args, kwargs)
+
+    def _on_launch(
+        self, fn: Any, original: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
         grid = kwargs.pop("grid")
         warmup = kwargs.pop("warmup", False)
         name = kernel_name(fn)
@@ -97,13 +106,19 @@ class LaunchCapture(Capture):
             return None
         launch = Launch(name, launch_grid(grid, fn, args, kwargs), spec.signature, spec.constexprs)
         self.launches.append(launch)
+        # a CPU tensor on the virtual NPU: compiled, then refused as the NPU's launcher does
+        refused = None if warmup else virtual_memory.unreachable_argument(fn, args, kwargs)
         if self.kernels is None or name in self.kernels:
-            beside = self._beside(fn, args, kwargs, launch) if not warmup else None
+            beside = self._beside(fn, args, kwargs, launch) if not (warmup or refused) else None
             launch.run = self._compile_once(fn, spec, launch, beside)
         if npu_available():
             launch.launched = not warmup
             launch.note = "warmup: compiled" if warmup else "launched on the NPU"
             return original(fn, *args, grid=grid, warmup=warmup, **kwargs)
+        if refused:
+            launch.note = f"launch of {name} refused: {refused}"
+            self._say("launch", {"launch": launch})
+            raise ValueError(refused)
         handle = OfflineKernel(name, launch.run, spec.options, self._handle_launch(fn, spec))
         if warmup:
             launch.note = "warmup: compiled, nothing launched"
@@ -167,14 +182,24 @@ class LaunchCapture(Capture):
         def launch(grid: Any, args: tuple[Any, ...]) -> None:
             names = list(spec.signature)
             kwargs = {**dict(zip(names, args, strict=False)), **declared(fn, spec.constexprs)}
-            entry = Launch(kernel_name(fn), launch_grid(grid, fn, (), kwargs), spec.signature,
-                           spec.constexprs)  # fmt: skip
-            entry.run = next((ln.run for ln in self.launches if ln.signature == spec.signature
-                              and ln.constexprs == spec.constexprs), None)  # fmt: skip
-            self.launches.append(entry)
-            self._skip(fn, grid, (), kwargs, entry)
+            refused = virtual_memory.unreachable_argument(fn, (), kwargs)
+            if refused:
+                raise ValueError(refused)
+            memory = virtual_memory.active()
+            with memory.host_view() if memory is not None else contextlib.nullcontext():
+                self._handle_launched(fn, grid, kwargs, spec)
 
         return launch
+
+    def _handle_launched(
+        self, fn: Any, grid: Any, kwargs: dict[str, Any], spec: Specialisation
+    ) -> None:
+        entry = Launch(kernel_name(fn), launch_grid(grid, fn, (), kwargs), spec.signature,
+                       spec.constexprs)  # fmt: skip
+        entry.run = next((ln.run for ln in self.launches if ln.signature == spec.signature
+                          and ln.constexprs == spec.constexprs), None)  # fmt: skip
+        self.launches.append(entry)
+        self._skip(fn, grid, (), kwargs, entry)
 
     def _compile_once(
         self, fn: Any, spec: Specialisation, launch: Launch, beside: Callable[[], None] | None

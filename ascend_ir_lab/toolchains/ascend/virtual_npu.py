@@ -5,7 +5,8 @@ Inside `virtual_npu(target=...)`:
   NPU (`torch_npu.npu_fusion_attention`, `torch_npu.profiler...`) raise `NPUOnlyError`
   naming the op;
 - `device='npu'`, `'npu:0'`, `torch.device('npu')`, `.npu()`, `.to('npu')` give CPU tensors
-  (a `torch.overrides.TorchFunctionMode` maps NPU devices to the CPU); an op the CPU lacks
+  (a `torch.overrides.TorchFunctionMode` maps NPU devices to the CPU) that say they are on
+  the NPU (`toolchains.ascend.virtual_memory` keeps which ones are); an op the CPU lacks
   for a type (`bool // bool`, `torch.rand(dtype=torch.int32)`) is computed in a wider type
   and given back in its own;
 - `torch.npu` (current_device, set_device, device_count, synchronize, current_stream,
@@ -36,10 +37,12 @@ from typing import Any
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.toolchains.ascend.npu import NPUOnlyError, npu_available
 from ascend_ir_lab.toolchains.ascend.virtual_device import DeviceModule
+from ascend_ir_lab.toolchains.ascend.virtual_memory import Memory
 
 __all__ = ["NPUOnlyError", "summary_line", "virtual_npu"]
 
 _NPU_DEVICE = re.compile(r"npu(:\d+)?")
+_CPU_DEVICE = re.compile(r"cpu(:\d+)?")
 
 
 def summary_line(interpret: bool) -> str:
@@ -76,27 +79,48 @@ def _cpu(value: Any) -> Any:
     return value
 
 
-def _device_mode() -> Any:
+def _named(value: Any) -> str | None:
+    """The device `value` names, "npu" or "cpu", else None."""
+    import torch
+
+    if isinstance(value, torch.device):
+        return value.type if value.type in ("npu", "cpu") else None
+    if isinstance(value, str):
+        if _NPU_DEVICE.fullmatch(value):
+            return "npu"
+        return "cpu" if _CPU_DEVICE.fullmatch(value) else None
+    return None
+
+
+def _device_mode(memory: Memory) -> Any:
     from torch.overrides import TorchFunctionMode
 
     class CPUForNPU(TorchFunctionMode):
-        """Every `device` that names the NPU becomes the CPU."""
+        """Every `device` that names the NPU becomes the CPU; the tensors made for the NPU
+        are kept in `memory` (`toolchains.ascend.virtual_memory`)."""
 
         def __torch_function__(
             self, func: Any, types_: Any, args: Any = (), kwargs: Any = None
         ) -> Any:
             import torch
 
-            if func is getattr(torch.Tensor, "npu", None):
-                return args[0]  # `.npu()`: already where NPU tensors live
             kwargs = dict(kwargs or {})
+            if func is torch.device:  # `torch.device("npu")` names the NPU, as on its host
+                return func(*args, **kwargs)
+            named = [_named(kwargs["device"])] if "device" in kwargs else []
+            named += [_named(a) for a in args[1:]] if args else []
+            target = "npu" if "npu" in named else "cpu" if "cpu" in named else None
             if "device" in kwargs:
                 kwargs["device"] = _cpu(kwargs["device"])
             args = tuple(_cpu(a) for a in args)
-            try:
-                return func(*args, **kwargs)
-            except NotImplementedError as exc:
-                return _widened(func, args, kwargs, exc)
+
+            def run(*a: Any, **k: Any) -> Any:
+                try:
+                    return func(*a, **k)
+                except NotImplementedError as exc:
+                    return _widened(func, a, k, exc)
+
+            return memory.call(func, args, kwargs, target, run)
 
     return CPUForNPU()
 
@@ -263,5 +287,6 @@ def virtual_npu(target: str = "Ascend910B3") -> Iterator[Any]:
         stack.enter_context(_tensor_methods())
         stack.enter_context(_torch_npu_importable(device))
         stack.enter_context(driver_answering(target, device))
-        stack.enter_context(_device_mode())
+        memory = stack.enter_context(Memory().entered())
+        stack.enter_context(_device_mode(memory))
         yield device

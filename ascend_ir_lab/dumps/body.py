@@ -33,7 +33,8 @@ _DIFF_LINE = re.compile(rb"^(?:[-+ ]|\x1b\[|\*\*\* IR for function )")
 
 _LEVELS = (
     (re.compile(rb"\berror\b|\[ERROR\]|^Traceback|^LLVM ERROR|Error:", re.I), "error"),
-    (re.compile(rb"\bwarning\b|\[WARN(?:ING)?\]|\w+Warning: ", re.I), "warning"),
+    # `(?<=\w)Warning: `, not `\w+Warning: `: that retries every letter of a 1 MB word
+    (re.compile(rb"\bwarning\b|\[WARN(?:ING)?\]|(?<=\w)Warning: ", re.I), "warning"),
     (re.compile(rb"\bnote\b|\bremark\b|\[NOTE\]"), "note"),
     (re.compile(rb"\[INFO\]|^INFO\b"), "info"),
 )
@@ -311,7 +312,9 @@ def _llvm_scope(line: bytes) -> str | None:
 
 
 def message_level(line: bytes) -> str:
-    """Classify a message line: error, warning, note, info or plain text."""
+    """Classify a message line: error, warning, note, info or plain text (by its first
+    64 KiB: a diagnostic says its level early; a 50 MB line is not searched whole)."""
+    line = line[:_LEVEL_HEAD]
     level = _LEVEL_OF.get(line)
     if level is None:
         diag = _DIAGNOSTIC_LEVEL.match(line)  # `file:1:2: remark: Warning: ...` is a remark
@@ -325,4 +328,5 @@ def message_level(line: bytes) -> str:
 
 
 _DIAGNOSTIC_LEVEL = re.compile(rb"(?:loc\()?\S[^\n]*?:\d+:\d+\)?: (error|warning|remark|note): ")
+_LEVEL_HEAD = 64 << 10
 _LEVEL_OF: dict[bytes, str] = {}  # a pass manager's messages repeat: classify each once

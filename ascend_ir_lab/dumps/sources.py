@@ -19,6 +19,7 @@ from ascend_ir_lab.runs.paths import (
     inside,
     is_inside,
     not_own_file,
+    read_small,
     refuse_special,
     regular_file,
 )
@@ -203,11 +204,9 @@ def _triton_metadata(folder: Path) -> dict[str, Any]:
     for f in sorted(folder.glob("*.json")):
         if f.name.startswith("__grp__") or not (regular_file(f) and is_inside(folder, f)):
             continue
-        try:
-            if f.stat().st_size > _META_MAX_BYTES:
-                continue
-            meta = json.loads(f.read_text())
-        except (OSError, ValueError, RecursionError):
+        try:  # bounded and never waited on (a FIFO swapped in after the check)
+            meta = json.loads(read_small(f, _META_MAX_BYTES))
+        except (InputError, ValueError, RecursionError):
             continue
         if isinstance(meta, dict) and "name" in meta:
             return meta

@@ -15,9 +15,13 @@ from ascend_ir_lab.analysis.align import align
 from ascend_ir_lab.analysis.ops import Census
 from ascend_ir_lab.analysis.sync_ops import SYNC_OPS
 from ascend_ir_lab.dumps import Timeline
+from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs import inside, regular_file
+from ascend_ir_lab.runs.paths import read_small
 
 __all__ = ["SYNC_OPS", "compare_barrier_all", "recorded_verdict", "sync_counts"]
+
+_VERDICT_MAX_BYTES = 16 << 20
 
 
 def sync_counts(timeline: Timeline) -> dict[str, int]:
@@ -42,9 +46,9 @@ def recorded_verdict(run: Any) -> dict[str, Any] | None:
     for folder in folders:
         path = inside(run.path, f"{folder}/verdict.json")  # only files inside the Run
         if path is not None and regular_file(path):
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError, RecursionError):
+            try:  # read bounded and without blocking: a FIFO or 20 GB of holes is no verdict
+                data = json.loads(read_small(path, _VERDICT_MAX_BYTES).decode("utf-8"))
+            except (InputError, ValueError, RecursionError):
                 continue
             if isinstance(data, dict):
                 return data

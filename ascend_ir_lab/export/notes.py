@@ -36,12 +36,16 @@ NOTES_FORMAT = "ascend-ir-lab/notes@2"
 NOTEBOOK_MAX_BYTES = 1 << 30
 
 
+NOTE_LINE_MAX = 10**9  # the viewer's bound (payload.ts noteLine): a line past it is no line
+
+
 def _ir_line(note: Mapping[str, Any]) -> int | None:
+    """The note's 1-based IR line; None (a note on the whole pass) for one no IR has."""
     line = note.get("ir_line")
     if isinstance(line, int) and not isinstance(line, bool):
-        return line if line >= 1 else None
+        return line if 1 <= line <= NOTE_LINE_MAX else None
     legacy = note.get("line")
-    if isinstance(legacy, int) and not isinstance(legacy, bool) and legacy >= 0:
+    if isinstance(legacy, int) and not isinstance(legacy, bool) and 0 <= legacy < NOTE_LINE_MAX:
         return legacy + 1
     return None
 

@@ -12,7 +12,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ascend_ir_lab.dumps.builder import read_bytes
 from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.runs.paths import read_small
 from ascend_ir_lab.toolchains.common.cache_index import Row, scan
 
 # file suffix -> stage name, in pipeline order
@@ -116,14 +118,16 @@ def _kernel_name(folder: Path, names: list[str]) -> str:
                 return stem
     for name in sorted(names):
         if name.endswith(".json"):
-            try:
-                with open(os.path.join(folder, name), "rb") as f:
-                    meta = json.loads(f.read())
-            except (OSError, ValueError):
+            try:  # a shared cache may hold anything: a FIFO, 20 GB of holes, `[` 1e5 deep
+                meta = json.loads(read_small(folder / name, _META_MAX_BYTES))
+            except (InputError, ValueError, RecursionError):
                 continue
             if isinstance(meta, dict) and meta.get("name"):
                 return str(meta["name"]).split()[0]
     return "kernel"
+
+
+_META_MAX_BYTES = 1 << 20  # a kernel's metadata json is a few KB
 
 
 def list_entries(*roots: tuple[Path, str]) -> list[CacheEntry]:
@@ -225,10 +229,9 @@ def _search_folder(job: tuple[str, str]) -> list[tuple[str, str, int, str]]:
         stage = stage_of(name)
         if stage not in _IR_STAGES:
             continue
-        try:
-            with open(os.path.join(folder, name), "rb") as f:
-                data = f.read()
-        except OSError:
+        try:  # not a FIFO (never waited on), a sparse file or a link out of the folder
+            data = read_bytes(Path(folder, name), within=Path(folder))
+        except InputError:
             continue
         k = data.find(needle)
         if k < 0:

@@ -51,8 +51,35 @@ _OPERAND = re.compile(r"%[\w$.-]+")
 
 
 # the map of an apply, its one result: (s0 * 20480 + 8192), the constant term apart
-_MAP = re.compile(r"affine_map<[^>]*?->\s*\((?P<expr>[^,]*?)\)>")
-_TERM = re.compile(r"^(?P<base>.*?)(?:\s*\+\s*(?P<k>\d+))?$")
+# (an affine expression holds no `>`: a match ends at the second `>` after its start, and
+# starts that share their first `>`, the arrow, share the outcome: each is tried once)
+_MAP = re.compile(r"affine_map<[^>]*?->\s*\((?P<expr>[^,>]*?)\)>")
+_CONSTANT = re.compile(r"\s*(\d+)")
+
+
+def _map_of(line: str, head: int) -> re.Match[str] | None:
+    """The first affine map on `line` from `head` whose one result `_MAP` reads, in time
+    linear in the line (a line of `affine_map<` with no `>` was quadratic)."""
+    start = line.find("affine_map<", head)
+    while start >= 0:
+        arrow = line.find(">", start)
+        if arrow < 0:
+            return None
+        found = _MAP.match(line, start)
+        if found is not None:
+            return found
+        start = line.find("affine_map<", arrow + 1)
+    return None
+
+
+def _constant_term(expr: str) -> tuple[str, int]:
+    """`s0 * 20480 + 8192` -> (`s0 * 20480`, 8192); an expression with no constant term
+    added last -> (itself, 0)."""
+    plus = expr.rfind("+")
+    term = _CONSTANT.fullmatch(expr, plus + 1) if plus >= 0 else None
+    if term is None:
+        return expr, 0
+    return expr[:plus].rstrip(), int(term[1])
 
 
 @dataclass
@@ -77,15 +104,11 @@ def _view_offset(
     hits = [o for o in _OPERAND.finditer(line, head) if o.group(0) in consts]
     if len(hits) == 1:
         return _Workspace(at, hits[0].span(), consts[hits[0].group(0)], kind)
-    folded = _MAP.search(line, head)
+    folded = _map_of(line, head)
     if hits or folded is None:
         return None
-    term = _TERM.match(folded["expr"])
-    assert term is not None
-    base = term["base"]
-    return _Workspace(
-        at, folded.span("expr"), int(term["k"] or 0), f"{kind} at {base}", base + " + {}"
-    )
+    base, constant = _constant_term(folded["expr"])
+    return _Workspace(at, folded.span("expr"), constant, f"{kind} at {base}", base + " + {}")
 
 
 def _find(lines: Sequence[str]) -> list[_Workspace]:

@@ -258,12 +258,20 @@ function checkSrcmap(raw: unknown, nSnaps: number): Array<Array<[number, number]
   return maps as Array<Array<[number, number]>>;
 }
 
+/** The note's IR line; a line that is no line of any IR (a string, 1e12, -3) leaves the note
+ * on its whole pass, as the page's writer keeps it. */
 function noteLine(raw: Obj, where: string): number | null {
-  if (raw.ir_line !== undefined && raw.ir_line !== null) {
-    return int(raw.ir_line, `${where}.ir_line`, 1, 1e9);
-  }
-  if (raw.line !== undefined && raw.line !== null) {
-    return int(raw.line, `${where}.line`, 0, 1e9) + 1; // the 0-based form of earlier notes
+  try {
+    if (raw.ir_line !== undefined && raw.ir_line !== null) {
+      return int(raw.ir_line, `${where}.ir_line`, 1, 1e9);
+    }
+    if (raw.line !== undefined && raw.line !== null) {
+      return int(raw.line, `${where}.line`, 0, 1e9) + 1; // the 0-based form of earlier notes
+    }
+  } catch (e) {
+    if (!(e instanceof PayloadError)) {
+      throw e;
+    }
   }
   return null;
 }
@@ -284,11 +292,24 @@ export function checkNote(raw: unknown, k: number, dumps: Dump[]): Note {
   };
 }
 
+/** The notes that name a pass of this page; one that does not (or is no note at all) is left
+ * out with a warning, the others kept: one bad note in a stranger's notebook hides no other. */
 export function checkNotes(raw: unknown, dumps: Dump[]): Note[] {
   if (raw === undefined || raw === null) {
     return [];
   }
-  return arr(raw, 'notes').map((n, k) => checkNote(n, k, dumps));
+  const kept: Note[] = [];
+  arr(raw, 'notes').forEach((n, k) => {
+    try {
+      kept.push(checkNote(n, k, dumps));
+    } catch (e) {
+      if (!(e instanceof PayloadError)) {
+        throw e;
+      }
+      console.warn(`ascend-ir-lab: note ${k + 1} left out: ${e.message}`);
+    }
+  });
+  return kept;
 }
 
 function checkFinding(raw: unknown, where: string, nLines: number): SyncFinding {

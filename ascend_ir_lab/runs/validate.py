@@ -32,7 +32,8 @@ def parse_manifest(data: bytes, where: Path) -> Any:
     except UnicodeDecodeError as exc:
         raise ManifestError(f"{where}: not UTF-8 (byte {exc.start})") from None
     try:
-        value = json.loads(text)  # NaN and Infinity parse, then _first_problem names them
+        # NaN and Infinity parse, then _first_problem names them
+        value = json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise ManifestError(f"{where}:{exc.lineno}: broken manifest: {exc.msg}") from None
     except RecursionError:
@@ -42,6 +43,20 @@ def parse_manifest(data: bytes, where: Path) -> Any:
     problem = _first_problem(value)
     if problem:
         raise ManifestError(f"{where}: {problem}")
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of the manifest, refused when it names a key twice: readers differ on which
+    of the two counts (Python's json the last, others the first), so the Run shown would not be
+    the Run another tool shows."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"the key {json.dumps(key)} is given twice in one object")
+            seen.add(key)
     return value
 
 

@@ -149,3 +149,21 @@ def test_a_note_on_a_line_no_ir_has_keeps_its_pass_and_text(tmp_path: Path) -> N
         ("far", None, "far away"), ("old", None, "legacy"), ("ok", 3, "here"),
     ]  # fmt: skip
     assert main(["html", str(run), "-o", str(tmp_path / "p.html")]) == 0
+
+
+def test_a_manifest_naming_a_key_twice_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Python's json keeps the last "log", other readers the first: the Run shown would be
+    # another than the one they show
+    run = tmp_path / "run"
+    shutil.copytree(BASE, run)
+    text = (run / "run.json").read_text()
+    log = '"log": "stages/1-bishengir-opt.log"'
+    assert text.count(log) == 1
+    (run / "run.json").write_text(text.replace(log, f'{log}, "log": "../secret.log"'))
+    before = (run / "run.json").read_bytes()
+    assert main(["inspect", str(run)]) != 0
+    err = capsys.readouterr().err
+    assert 'the key "log" is given twice' in err and len(err.strip().splitlines()) == 1
+    assert (run / "run.json").read_bytes() == before

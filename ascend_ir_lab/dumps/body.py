@@ -216,6 +216,25 @@ def infer_scope(data: bytes, body_start: int, body_end: int, family: str) -> str
     return _mlir_scope(line)
 
 
+def mlir_scope_look_end(data: bytes, body_start: int, body_end: int) -> int:
+    """How far `infer_scope` reads an MLIR body: the end of the op line it reads, or of its
+    look into a longer one; -1 where it reads to the body's end or past the look. A body that
+    reaches that far with the same bytes before it names the same scope."""
+    if _MLIR_OP.match(data, body_start, body_end):
+        start = body_start
+    else:
+        m = _MLIR_OP_LATER.search(data, body_start, body_end)
+        if m is None:
+            return -1
+        start = m.start() + 1
+    if start + 512 > body_end:
+        return -1
+    nl = data.find(b"\n", start, start + 512)
+    if nl >= 0:
+        return nl + 1
+    return -1 if data[start : start + 1] == b'"' else start + 512
+
+
 def _generic_scope(data: bytes, start: int, body_end: int) -> str:
     """The scope of a generic op's first line, however long (`"func.func"() <{arg_attrs =
     [...], function_type = ..., sym_name = "f"}> ({`): the properties sort `sym_name` late."""

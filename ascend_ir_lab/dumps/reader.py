@@ -18,6 +18,7 @@ from ascend_ir_lab.dumps.body import (
     line_end,
     loop_header,
     message_level,
+    mlir_scope_look_end,
     split_region,
 )
 from ascend_ir_lab.dumps.headers import Header
@@ -126,9 +127,12 @@ def _plain_dump(
         line = first[: eol if eol >= 0 else len(first)]
         holds = _FIRST_OP.get(line) or ""
         if not holds:
-            holds = infer_scope(data, body_start, body_end, "mlir")
-            if len(_FIRST_OP) < 4096 and _OPENS_WITH_OP.match(line) and eol >= 0:
-                _FIRST_OP[line] = holds
+            if _OPENS_WITH_OP.match(line):
+                holds = infer_scope(data, body_start, body_end, "mlir")
+                if len(_FIRST_OP) < 4096 and eol >= 0:
+                    _FIRST_OP[line] = holds
+            else:
+                holds = _aliased_scope(data, line, body_start, body_end)
     return Dump(
         index, stage, header.pass_name, header.arg, header.options, header.phase,
         scope or holds, "mlir", log_id, start, body_start, body_end, region_end, False, holds,
@@ -138,6 +142,27 @@ def _plain_dump(
 # First lines of bodies that open with their top-level op, and the scope each one names.
 _FIRST_OP: dict[bytes, str] = {}
 _OPENS_WITH_OP = re.compile(rb"[^#!\s]")
+
+
+def _aliased_scope(data: bytes, first_line: bytes, body_start: int, body_end: int) -> str:
+    """The scope of a body whose aliases (`#map = ...`) precede its op. Pass after pass prints
+    the same aliases and op line: the bytes `infer_scope` read are kept for the body's first
+    line, and a body that starts with the same bytes names the same scope, unsearched."""
+    seen = _ALIASED.get(first_line)
+    if seen is not None:
+        prefix, holds = seen
+        end = body_start + len(prefix)
+        if end <= body_end and data[body_start:end] == prefix:
+            return holds
+    holds = infer_scope(data, body_start, body_end, "mlir")
+    end = mlir_scope_look_end(data, body_start, body_end)
+    if 0 < end <= body_start + 8192 and (seen is not None or len(_ALIASED) < 512):
+        _ALIASED[first_line] = (data[body_start:end], holds)
+    return holds
+
+
+# First line of a body that opens with aliases -> (the bytes its scope was read from, scope).
+_ALIASED: dict[bytes, tuple[bytes, str]] = {}
 
 
 def _dump(

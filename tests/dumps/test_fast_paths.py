@@ -13,6 +13,7 @@ import pytest
 
 from ascend_ir_lab.analysis.ops import Census, census_text, count_op, known_ops
 from ascend_ir_lab.dumps import index_log, open_timeline, read_log
+from ascend_ir_lab.dumps.body import infer_scope
 from ascend_ir_lab.dumps.timeline import Timeline
 from ascend_ir_lab.safe_text import _CONTROLS, _ESCAPES, for_terminal, visible
 from tests.conftest import DATA
@@ -150,3 +151,33 @@ def test_invalidated_loop_named_by_its_block_is_a_loop_of_the_printed_function()
         ("GlobalDCEPass", "module", "module", False),
     ]
     assert tl.previous(3) is tl.dumps[0]
+
+
+def test_bodies_that_open_with_aliases_name_the_scope_their_own_op_line_names() -> None:
+    # Pass after pass prints the same aliases: what follows them differs from body to body
+    # (another op, one more alias, an op line longer than the reader's look, a short body).
+    aliases = "#map = affine_map<(d0) -> (d0)>\n#map1 = affine_map<(d0) -> (d0 + 1)>\n"
+    long_attr = "a" * 600
+    bodies = {
+        aliases + "module {\n  func.func @f() {\n    return\n  }\n}": "builtin.module",
+        aliases + "func.func @g(%arg0: i32) {\n  return\n}": "func.func @g",
+        aliases + "#map2 = affine_map<(d0) -> (d0 * 2)>\nfunc.func @h() {\n  return\n}": (
+            "func.func @h"
+        ),
+        aliases + f'module attributes {{x = "{long_attr}"}} {{\n}}': "builtin.module",
+        aliases + f'func.func @k() attributes {{y = "{long_attr}"}} {{\n  return\n}}': (
+            "func.func @k"
+        ),
+        aliases + "#map2 = affine_map<(d0) -> (d0 * 2)>\n}": "",
+        "\n" + aliases + "func.func @g(%arg0: i32) {\n  return\n}": "func.func @g",
+    }
+    texts = list(bodies)
+    rng = random.Random(3)
+    order = [rng.randrange(len(texts)) for _ in range(120)]
+    data = b"".join(_dump(f"P{n}", texts[k]) for n, k in enumerate(order))
+    dumps = index_log(data, stage="log", log_id=0).dumps
+    assert len(dumps) == len(order)
+    for d, k in zip(dumps, order, strict=True):
+        plain = infer_scope(data, d.body_start, d.body_end, "mlir")
+        assert d.holds == d.scope == plain
+        assert bodies[texts[k]] in ("", plain)  # "" where the test names no scope

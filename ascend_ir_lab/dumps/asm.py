@@ -1,9 +1,10 @@
 """Where a stage's assembly ends (Triton's `NVPTX_ENABLE_DUMP` / `AMDGCN_ENABLE_DUMP` output):
 the lines after it are the log's own, up to the next header.
 
-PTX is directives (`.version`, `.visible .entry k(`), comments, labels (`$L__BB0_1:`), and
-indented parameters and instructions inside a column-0 `(` ... `)` or `{` ... `}`: after
-the closing `}` of the last function only directives and comments follow. AMDGPU assembly
+PTX is directives (`.version`, `.visible .entry k(`, `.b8 1` of debug sections), comments,
+labels (`$L__BB0_1:`), and indented parameters and instructions inside a column-0 `(` ...
+`)` or `{` ... `}`: outside a function, indented lines are directives (`.file`, `.section`),
+comments and the braces of a section alone. AMDGPU assembly
 is indented directives and instructions, column-0 labels and `;` comments, and its HSA
 metadata (`.amdgpu_metadata`, a YAML document, `.end_amdgpu_metadata`), which ends it.
 """
@@ -14,6 +15,7 @@ import re
 from collections.abc import Iterator
 
 _PTX_TOP = re.compile(rb"(?:\.|//|\$[\w$]*:|[{}()]|\s*$)")
+_PTX_OUTSIDE = (b".", b"//", b"{", b"}", b"$")
 _GCN_TOP = re.compile(rb"(?:[\w.$@\"-]+:[ \t]*(?:;.*)?$|;|\.|---|\.\.\.|\s*$)")
 _GCN_META = re.compile(rb"[\w.-]+:(?:\s|$)|\s|---|\.\.\.")
 _GCN_END = b".end_amdgpu_metadata"
@@ -45,8 +47,8 @@ def _ptx_end(data: bytes, start: int, stop: int) -> int:
             continue
         indented = line[:1] in (b" ", b"\t")
         if indented:
-            if depth == 0 and not params:
-                return end  # an indented line after the last function closed
+            if depth == 0 and not params and not line.lstrip().startswith(_PTX_OUTSIDE):
+                return end  # outside a function: directives and comments alone
         elif not _PTX_TOP.match(line):
             return end
         elif line.startswith(b"{"):

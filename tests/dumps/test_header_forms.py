@@ -275,3 +275,15 @@ def test_messages_after_a_stage_dump_are_not_its_assembly(what: bytes, text: byt
         (1, line) for line in STAGE_MESSAGES.decode().splitlines()
     ]
     assert not any(d.truncated for d in tl.dumps)
+
+
+@pytest.mark.parametrize("name", ["softmax.cuda90.ptx", "attention.cuda90.ptx", "softmax.hipgfx942.amdgcn", "attention.hipgfx942.amdgcn"])  # fmt: skip
+def test_real_assembly_read_whole_as_a_stage_dump(name: str) -> None:
+    """Real PTX (debug sections after the function) and AMDGPU assembly (kernel
+    descriptors, HSA metadata) as Triton prints them: all of it the stage dump's."""
+    text = (DATA / "triton" / name).read_bytes()
+    what = b"NVPTX" if name.endswith("ptx") else b"AMDGCN"
+    stage = b"// -----// " + what + b" Dump //----- //\n" + text + b"\n"
+    tl = _read(MLIR_A + stage + STAGE_MESSAGES + MLIR_A)
+    assert tl.raw(tl.dumps[1]) == text.rstrip(b"\n") + b"\n"
+    assert [m.text for m in tl.messages] == STAGE_MESSAGES.decode().splitlines()

@@ -197,7 +197,9 @@ def _blank_run_end(data: bytes, start: int, limit: int) -> int:
 def infer_scope(data: bytes, body_start: int, body_end: int, family: str) -> str:
     """The scope a header did not name, read from the first op of the body."""
     llvm = family.startswith("llvm")
-    if llvm and data[body_start : body_start + 3] == b"---":  # MIR: `---`, `name: f` (`--- |` a module)
+    if (
+        llvm and data[body_start : body_start + 3] == b"---"
+    ):  # MIR: `---`, `name: f` (`--- |` a module)
         mir = _MIR_NAME.search(data, body_start, body_end)
         if mir is not None and _MIR_NAME.search(data, mir.end(), body_end) is None:
             return f"function @{mir['sym'].decode(errors='replace')}"

@@ -114,7 +114,7 @@ def utf16_text(data: bytes) -> bytes | None:
     return bytes(data).decode(codec, "replace").encode("utf-8")
 
 
-_LONE_CR = re.compile(rb"\r(?!\n)")
+_LONE_CR = re.compile(rb"\r(?!\r?\n)")  # not `\r\n`, nor the first of `\r\r\n`
 
 
 def cr_lines(data: bytes, *, whole: bool = False) -> bytes | None:

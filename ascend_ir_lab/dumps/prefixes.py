@@ -199,7 +199,10 @@ def _cut_prefix(tail: bytes, whole: bytes, line: int, cut: int) -> bool:
     prefix = whole[line : line + cut]
     if not tail or len(tail) >= len(prefix):
         return False
-    return all(a == b or (a in _DIGITS and b in _DIGITS) for a, b in zip(tail, prefix))
+    return all(
+        a == b or (a in _DIGITS and b in _DIGITS)
+        for a, b in zip(tail, prefix[: len(tail)], strict=True)
+    )
 
 
 _DIGITS = frozenset(b"0123456789")

@@ -243,7 +243,9 @@ def test_llvm_ir_dump_directory_in_printed_order(tmp_path: Path) -> None:
 
 
 MACHINE = b"# *** IR Dump After Machine code sinking (machine-sink) ***:\n# Machine code for function f: IsSSA, TracksLiveness\n\nbb.0:\n  RET 0\n\n# End machine code for function f.\n\n"
-MIR = b"---\nname:            f\nalignment:       16\nbody:             |\n  bb.0:\n    RET 0\n...\n"
+MIR = (
+    b"---\nname:            f\nalignment:       16\nbody:             |\n  bb.0:\n    RET 0\n...\n"
+)
 MIR_MODULE = b"--- |\n  define void @f() {\n    ret void\n  }\n...\n" + MIR
 
 
@@ -259,7 +261,10 @@ def test_mir_yaml_body_holds_its_function(body: bytes) -> None:
 
 
 STAGE_MESSAGES = b"compiled k in 0.3 s\n  grid: (4, 1, 1)\nok: 1 kernel\n\tdone\n"
-AMDGCN_HSA = AMDGCN.replace(b"\t.end_amdgpu_metadata\n", b"\t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .sgpr_count: 6\namdhsa.target: gfx942\n...\n\n\t.end_amdgpu_metadata\n")
+AMDGCN_HSA = AMDGCN.replace(
+    b"\t.end_amdgpu_metadata\n",
+    b"\t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .sgpr_count: 6\namdhsa.target: gfx942\n...\n\n\t.end_amdgpu_metadata\n",
+)
 
 
 @pytest.mark.parametrize(("what", "text"), [(b"NVPTX", NVPTX), (b"AMDGCN", AMDGCN_HSA)])

@@ -198,6 +198,12 @@ def _blank_run_end(data: bytes, start: int, limit: int) -> int:
 def infer_scope(data: bytes, body_start: int, body_end: int, family: str) -> str:
     """The scope a header did not name, read from the first op of the body."""
     llvm = family.startswith("llvm")
+    if (
+        llvm and data[body_start : body_start + 3] == b"---"
+    ):  # MIR: `---`, `name: f` (`--- |` a module)
+        mir = _MIR_NAME.search(data, body_start, body_end)
+        if mir is not None and _MIR_NAME.search(data, mir.end(), body_end) is None:
+            return f"function @{mir['sym'].decode(errors='replace')}"
     first, later = (_LLVM_UNIT, _LLVM_UNIT_LATER) if llvm else (_MLIR_OP, _MLIR_OP_LATER)
     if first.match(data, body_start, body_end):
         start = body_start
@@ -257,6 +263,7 @@ _LLVM_UNIT = re.compile(rb"; ModuleID|source_filename|define\b|# Machine code fo
 _LLVM_UNIT_LATER = re.compile(
     rb"\n(?:; ModuleID|source_filename|define\b|# Machine code for function )"
 )
+_MIR_NAME = re.compile(rb"^---[ \t]*\r?\nname:[ \t]+['\"]?(?P<sym>[^'\"\s]+)", re.M)
 _FIRST_LINE = re.compile(rb"\S[^\n]*")
 # How a diff body opens: its first line unchanged (a space, often alone: the blank line
 # before `entry:`), removed or added (not a `---` MIR document), coloured, or a function's

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import mmap
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -113,6 +114,35 @@ def utf16_text(data: bytes) -> bytes | None:
     return bytes(data).decode(codec, "replace").encode("utf-8")
 
 
+_LONE_CR = re.compile(rb"\r(?!\r?\n)")  # not `\r\n`, nor the first of `\r\r\n`
+
+
+def cr_lines(data: bytes, *, whole: bool = False) -> bytes | None:
+    """`data` with each carriage return that ends a line alone (`\r`, not `\r\n`) as a
+    newline, where a header line ends so (a log of CR line ends, whole or in part); None
+    for any other log, whose `\r`s (a progress bar's) stay text. The same length: every
+    offset is still into the file as written. Its first and last MiB are looked at (a log
+    written so, or one appended to another), or with `whole` all of it."""
+    if not isinstance(data, (bytes, mmap.mmap)):
+        return None
+    size = len(data)
+    spans = (
+        [(0, size)] if whole or size <= 2 * _CR_LOOK else [(0, _CR_LOOK), (size - _CR_LOOK, size)]
+    )
+    for lo, hi in spans:
+        if data.find(b"\r", lo, hi) < 0:
+            continue
+        for m in _LONE_CR.finditer(data, lo, hi):
+            cr = m.start()
+            line = max(data.rfind(b"\n", 0, cr), data.rfind(b"\r", max(cr - 4096, 0), cr)) + 1
+            if b"Dump" in data[line:cr] and next(find_headers(data[line:cr] + b"\n"), None):
+                return _LONE_CR.sub(b"\n", data)
+    return None
+
+
+_CR_LOOK = 1 << 20
+
+
 class LogBuilder:
     """Accumulates logs into one Timeline, numbering Dumps across them."""
 
@@ -127,7 +157,16 @@ class LogBuilder:
     def add_log(self, path: Path, data: bytes, stage: str) -> LogIndex:
         """Index one log into the Timeline (a line-prefixed one as its streams); the
         index returned holds every Dump read from it."""
-        idx, self.kept_as, patterns = _index(path, data, stage)
+        lf = cr_lines(data)
+        if lf is None:
+            idx, self.kept_as, patterns = _index(path, data, stage)
+            if not idx.dumps and not patterns:  # no dump where the ends of the log had none
+                lf = cr_lines(data, whole=True)
+        if lf is not None:
+            data = lf
+            self.warnings.append(f"{path}: lines that end in a carriage return alone (as an old "
+                                 "tool or a terminal's capture writes them); read as line ends")  # fmt: skip
+            idx, self.kept_as, patterns = _index(path, data, stage)
         self.warnings.extend(getattr(data, "warnings", ()))
         if patterns:
             return self._add_streams(path, data, stage, patterns)

@@ -166,14 +166,21 @@ def split_streams(data: bytes, patterns: list[bytes]) -> list[Stream]:
     sources: list[list[int]] = [[] for _ in alternatives]
     cuts: list[list[int]] = [[] for _ in alternatives]
     pieces: list[list[bytes]] = [[] for _ in alternatives]
+    last = len(alternatives)
+    prev = last
     for m in search.finditer(whole):
         k = m.lastindex or 0
-        start, body = m.start(), m.start(k)
+        start, body, piece = m.start(), m.start(k), m.group(k)
         if m.end() == start:
             continue  # the end of the file after its last newline
+        if k == last and prev < last and m.end() == len(whole) and whole[-1:] != b"\n":
+            if _cut_prefix(piece, whole, sources[prev - 1][-1], cuts[prev - 1][-1]):
+                k = prev  # a log cut inside a line's prefix: the fragment ends its stream
+                body = start
+        prev = k
         sources[k - 1].append(start)
         cuts[k - 1].append(body - start)
-        pieces[k - 1].append(m.group(k))
+        pieces[k - 1].append(piece)
     out = []
     for k in range(len(alternatives)):
         own = k < len(patterns)
@@ -188,6 +195,19 @@ def split_streams(data: bytes, patterns: list[bytes]) -> list[Stream]:
     return [out[-1], *out[:-1]]
 
 
+def _cut_prefix(tail: bytes, whole: bytes, line: int, cut: int) -> bool:
+    """Whether an unterminated last line is the start of a prefix cut short: no longer than
+    the line before's prefix and of its shape (digits where it has digits, its other bytes)."""
+    prefix = whole[line : line + cut]
+    if not tail or len(tail) >= len(prefix):
+        return False
+    return all(
+        a == b or (a in _DIGITS and b in _DIGITS)
+        for a, b in zip(tail, prefix[: len(tail)], strict=True)
+    )
+
+
+_DIGITS = frozenset(b"0123456789")
 _TAG_PART = re.compile(rb"[\w.,/-]+")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ascend_ir_lab.dumps.asm import asm_end
 from ascend_ir_lab.dumps.body import (
     ENDS_MLIR,
     PATTERN_LOG_CLOSE,
@@ -172,7 +173,7 @@ def _dump(
     """The Dump a header opens: where its IR ends, what it holds, its language."""
     family, scope = header.family, header.scope
     if family == "asm":  # a stage's assembly runs on to what can never be IR, blanks aside
-        cut = hard_stop(data, body_start - 1, region_end)
+        cut = asm_end(data, body_start, hard_stop(data, body_start - 1, region_end))
         body_end = len(data[body_start:cut].rstrip()) + body_start
         body_end = line_end(data, body_end) if body_end < cut else body_end
         truncated = body_end == len(data) and data[body_end - 1 : body_end] != b"\n"

@@ -240,3 +240,55 @@ def test_llvm_ir_dump_directory_in_printed_order(tmp_path: Path) -> None:
         ("LoopDeletionPass", "after", "loop %loop in function @f"),
     ]  # fmt: skip
     assert tl.change_states()[:2] == ["unchanged", "unchanged"]
+
+
+MACHINE = b"# *** IR Dump After Machine code sinking (machine-sink) ***:\n# Machine code for function f: IsSSA, TracksLiveness\n\nbb.0:\n  RET 0\n\n# End machine code for function f.\n\n"
+MIR = (
+    b"---\nname:            f\nalignment:       16\nbody:             |\n  bb.0:\n    RET 0\n...\n"
+)
+MIR_MODULE = b"--- |\n  define void @f() {\n    ret void\n  }\n...\n" + MIR
+
+
+@pytest.mark.parametrize("body", [MIR, MIR_MODULE], ids=["machine function", "with its module"])
+def test_mir_yaml_body_holds_its_function(body: bytes) -> None:
+    """A machine pass printed as MIR (`---`, `name: f`; after `--- |` the LLVM module it
+    was compiled from): the function it names, as the machine dumps around it."""
+    header = b"# *** IR Dump After Prologue/Epilogue Insertion & Frame Finalization (prologepilog) ***:\n"
+    tl = _read(MACHINE + header + body + b"\n" + MACHINE)
+    assert [d.arg for d in tl.dumps] == ["machine-sink", "prologepilog", "machine-sink"]
+    assert [d.scope for d in tl.dumps] == ["function @f"] * 3
+    assert tl.raw(tl.dumps[1]) == body and not tl.messages
+
+
+STAGE_MESSAGES = b"compiled k in 0.3 s\n  grid: (4, 1, 1)\nok: 1 kernel\n\tdone\n"
+AMDGCN_HSA = AMDGCN.replace(
+    b"\t.end_amdgpu_metadata\n",
+    b"\t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .sgpr_count: 6\namdhsa.target: gfx942\n...\n\n\t.end_amdgpu_metadata\n",
+)
+
+
+@pytest.mark.parametrize(("what", "text"), [(b"NVPTX", NVPTX), (b"AMDGCN", AMDGCN_HSA)])
+def test_messages_after_a_stage_dump_are_not_its_assembly(what: bytes, text: bytes) -> None:
+    """What a script prints after the assembly (column 0, or indented after the last
+    function closed) is its own: PTX ends with its last function's `}`, AMDGPU assembly
+    with its HSA metadata."""
+    stage = b"// -----// " + what + b" Dump //----- //\n" + text + b"\n"
+    tl = _read(MLIR_A + stage + STAGE_MESSAGES + MLIR_A)
+    assert [d.family for d in tl.dumps] == ["mlir", "asm", "mlir"]
+    assert tl.raw(tl.dumps[1]) == text
+    assert [(m.after, m.text) for m in tl.messages] == [
+        (1, line) for line in STAGE_MESSAGES.decode().splitlines()
+    ]
+    assert not any(d.truncated for d in tl.dumps)
+
+
+@pytest.mark.parametrize("name", ["softmax.cuda90.ptx", "attention.cuda90.ptx", "softmax.hipgfx942.amdgcn", "attention.hipgfx942.amdgcn"])  # fmt: skip
+def test_real_assembly_read_whole_as_a_stage_dump(name: str) -> None:
+    """Real PTX (debug sections after the function) and AMDGPU assembly (kernel
+    descriptors, HSA metadata) as Triton prints them: all of it the stage dump's."""
+    text = (DATA / "triton" / name).read_bytes()
+    what = b"NVPTX" if name.endswith("ptx") else b"AMDGCN"
+    stage = b"// -----// " + what + b" Dump //----- //\n" + text + b"\n"
+    tl = _read(MLIR_A + stage + STAGE_MESSAGES + MLIR_A)
+    assert tl.raw(tl.dumps[1]) == text.rstrip(b"\n") + b"\n"
+    assert [m.text for m in tl.messages] == STAGE_MESSAGES.decode().splitlines()

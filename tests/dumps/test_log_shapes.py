@@ -9,6 +9,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+import re
 from pathlib import Path
 
 import pytest
@@ -375,3 +376,49 @@ def test_a_byte_order_mark_before_the_first_line(tmp_path: Path, stamp: str) -> 
     assert not tl.messages and not any(d.truncated for d in tl.dumps)
     assert all("\ufeff" not in info.prefix for info in tl.logs)
     assert tl.dumps[0].start == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "shape"),
+    [
+        ("CR alone everywhere", lambda a, b, c: (a + b + c).replace(b"\n", b"\r")),
+        ("CR alone in the middle dump", lambda a, b, c: a + b.replace(b"\n", b"\r") + c),
+        ("CRLF, CR and LF", lambda a, b, c: a.replace(b"\n", b"\r\n") + b.replace(b"\n", b"\r") + c),
+        ("CR CR LF", lambda a, b, c: (a + b + c).replace(b"\n", b"\r\r\n")),
+        ("a CR progress bar before a CR header", lambda a, b, c: (a + b"  3%\r100%\n" + b + c).replace(b"\n", b"\r")),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)  # fmt: skip
+def test_lines_that_end_in_a_carriage_return_alone(tmp_path: Path, name: str, shape) -> None:  # type: ignore[no-untyped-def]
+    """Old tools and some terminals' captures end lines in `\\r` alone: each is a line end,
+    the log one message no more; offsets stay into the file (the same length)."""
+    data = shape(A, B, C)
+    tl = _read(tmp_path, data)
+    assert [d.label for d in tl.dumps] == ["cse", "canonicalize", "sccp"]
+    raw = [re.sub(rb"\r+\n?", b"\n", tl.raw(d)) for d in tl.dumps]
+    assert raw == [IR_A, IR_B, IR_B]
+    assert tl.change_states() == ["changed", "changed", "unchanged"]
+    assert not any(d.truncated for d in tl.dumps)
+    assert [m.text for m in tl.messages] == (["  3%", "100%"] if "progress" in name else [])
+    # `\r\r\n` (a text-mode write of `\r\n`) ends its lines as `\r\n` does
+    assert any("carriage return alone" in w for w in tl.warnings) is (b"\r\r\n" not in data)
+    assert len(tl.log_bytes(0)) == len(data)
+    assert data[tl.dumps[2].start :].startswith(b"// -----// IR Dump After SCCP")
+
+
+@pytest.mark.parametrize("cut", [1, 4, 7], ids=lambda n: f"{n} bytes")
+@pytest.mark.parametrize(
+    ("name", "stamp"),
+    PREFIXES[:3] + PREFIXES[8:9],
+    ids=lambda v: v if isinstance(v, str) and "{" not in v and ":" != v[-1:] else None,
+)
+def test_a_log_cut_inside_a_prefix_ends_with_the_fragment(tmp_path: Path, name: str, stamp: str, cut: int) -> None:  # fmt: skip
+    """A prefixed log cut short inside the prefix of a line: the fragment is the last
+    thing of the log, after the last Dump, not before the first."""
+    lines = (A + B + C).splitlines(keepends=True)
+    data = _stamped([*lines, b"x"], stamp)[: -1 - len(stamp.format(s=0, f=0, k=99)) + cut]
+    tl = _read(tmp_path, data)
+    assert [d.label for d in tl.dumps] == ["cse", "canonicalize", "sccp"]
+    assert [tl.raw(d) for d in tl.dumps] == [IR_A, IR_B, IR_B]
+    assert [m.after for m in tl.messages] == [2]
+    assert data.endswith(tl.messages[0].text.encode())

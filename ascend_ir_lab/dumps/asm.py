@@ -31,18 +31,19 @@ def asm_end(data: bytes, start: int, stop: int) -> int:
     return stop
 
 
-def _lines(data: bytes, start: int, stop: int) -> Iterator[tuple[int, int, bytes]]:
+def _lines(data: bytes, start: int, stop: int) -> Iterator[tuple[int, bytes]]:
+    """(end incl. newline, text without it) of each line in [start, stop)."""
     pos = start
     while pos < stop:
         nl = data.find(b"\n", pos, stop)
         end = stop if nl < 0 else nl + 1
-        yield pos, end, data[pos:end].rstrip(b"\r\n")
+        yield end, data[pos:end].rstrip(b"\r\n")
         pos = end
 
 
 def _ptx_end(data: bytes, start: int, stop: int) -> int:
     depth, params, end = 0, False, start
-    for _, nxt, line in _lines(data, start, stop):
+    for nxt, line in _lines(data, start, stop):
         if not line.strip():
             continue
         indented = line[:1] in (b" ", b"\t")
@@ -66,7 +67,7 @@ def _ptx_end(data: bytes, start: int, stop: int) -> int:
 def _gcn_end(data: bytes, start: int, stop: int) -> int:
     meta = closed = False
     end = start
-    for _, nxt, line in _lines(data, start, stop):
+    for nxt, line in _lines(data, start, stop):
         stripped = line.strip()
         if not stripped:
             continue

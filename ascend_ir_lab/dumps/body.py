@@ -114,7 +114,7 @@ def _opens(data: bytes, start: int, pattern: re.Pattern[bytes]) -> bool:
     line = data[start : nl if nl >= 0 else len(data)].rstrip()
     if not pattern.match(line):
         return False
-    return line.startswith(b"{-#") or not line.startswith(_CLOSING)
+    return not line.startswith(_CLOSING)
 
 
 def split_region(
@@ -205,14 +205,10 @@ def infer_scope(data: bytes, body_start: int, body_end: int, family: str) -> str
         if mir is not None and _MIR_NAME.search(data, mir.end(), body_end) is None:
             return f"function @{mir['sym'].decode(errors='replace')}"
     first, later = (_LLVM_UNIT, _LLVM_UNIT_LATER) if llvm else (_MLIR_OP, _MLIR_OP_LATER)
-    if first.match(data, body_start, body_end):
-        start = body_start
-    else:
-        m = later.search(data, body_start, body_end)
-        if m is None:
-            return "module" if llvm else "builtin.module"
-        start = m.start() + 1
-    stop = min(body_end, start + 512)
+    start = _first_unit(data, body_start, body_end, first, later)
+    if start < 0:
+        return "module" if llvm else "builtin.module"
+    stop = min(body_end, start + _LOOK)
     nl = data.find(b"\n", start, stop)
     line = data[start : nl if nl >= 0 else stop]
     if llvm:
@@ -226,19 +222,27 @@ def mlir_scope_look_end(data: bytes, body_start: int, body_end: int) -> int:
     """How far `infer_scope` reads an MLIR body: the end of the op line it reads, or of its
     look into a longer one; -1 where it reads to the body's end or past the look. A body that
     reaches that far with the same bytes before it names the same scope."""
-    if _MLIR_OP.match(data, body_start, body_end):
-        start = body_start
-    else:
-        m = _MLIR_OP_LATER.search(data, body_start, body_end)
-        if m is None:
-            return -1
-        start = m.start() + 1
-    if start + 512 > body_end:
+    start = _first_unit(data, body_start, body_end, _MLIR_OP, _MLIR_OP_LATER)
+    if start < 0 or start + _LOOK > body_end:
         return -1
-    nl = data.find(b"\n", start, start + 512)
+    nl = data.find(b"\n", start, start + _LOOK)
     if nl >= 0:
         return nl + 1
-    return -1 if data[start : start + 1] == b'"' else start + 512
+    return -1 if data[start : start + 1] == b'"' else start + _LOOK
+
+
+def _first_unit(
+    data: bytes, body_start: int, body_end: int, first: re.Pattern[bytes], later: re.Pattern[bytes]
+) -> int:
+    """Start of the body's first line that `first` matches (`later`: after a newline), -1:
+    none (the op or unit `infer_scope` reads)."""
+    if first.match(data, body_start, body_end):
+        return body_start
+    m = later.search(data, body_start, body_end)
+    return -1 if m is None else m.start() + 1
+
+
+_LOOK = 512  # how far into its first op line `infer_scope` reads
 
 
 def _generic_scope(data: bytes, start: int, body_end: int) -> str:

@@ -14,6 +14,7 @@ written while their IR is the text the compiler printed.
 from __future__ import annotations
 
 import bisect
+import codecs
 import re
 from array import array
 from dataclasses import dataclass, field
@@ -21,8 +22,8 @@ from itertools import accumulate
 
 from ascend_ir_lab.dumps.reader import LogIndex
 
-MAX_STREAMS = 64
-_BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark an editor or PowerShell writes first  # distinct prefixes read as streams; lines of others stay text
+MAX_STREAMS = 64  # distinct prefixes read as streams; lines of others stay text
+_BOM = codecs.BOM_UTF8  # the byte-order mark an editor or PowerShell writes first
 
 # Timestamps and elapsed times, which differ from line to line of one stream; the padding
 # before a right-aligned number (`[    1.234]`) varies with it.

@@ -91,7 +91,8 @@ def stage_dumps(data: bytes, lo: int, hi: int) -> Iterator[tuple[int, int, Heade
     """(start, end incl. newline, Header) of each stage-output header line starting in
     [lo, hi) (`lo` a line start)."""
     if lo == 0 and data[:11] == b"// -----// ":  # the file's first line: no newline before
-        yield from _stage_dump_at(data, 0)
+        if (found := _stage_dump_at(data, 0)) is not None:
+            yield found
     blocks = getattr(data, "regex_find", None) is not None
     pos = max(lo - 1, 0)  # the newline before `lo`
     while pos < hi:
@@ -102,20 +103,20 @@ def stage_dumps(data: bytes, lo: int, hi: int) -> Iterator[tuple[int, int, Heade
             k = -1 if m is None else m.start()
         if k < 0 or k + 1 >= hi:
             return
-        found = list(_stage_dump_at(data, k + 1))
-        yield from found
-        pos = found[0][1] - 1 if found else k + 1
+        found = _stage_dump_at(data, k + 1)
+        if found is not None:
+            yield found
+        pos = found[1] - 1 if found is not None else k + 1
 
 
-def _stage_dump_at(data: bytes, start: int) -> Iterator[tuple[int, int, Header]]:
+def _stage_dump_at(data: bytes, start: int) -> tuple[int, int, Header] | None:
     """The stage dump whose line starts at `start`, if it is one (a line that holds
     `IR Dump`, such as `LLVM IR Dump`, the plain search finds)."""
     nl = data.find(b"\n", start)
     end = len(data) if nl < 0 else nl + 1
     raw = data[start:end]
     header = None if MARKER in raw else _parse(raw)
-    if header is not None:
-        yield start, end, header
+    return None if header is None else (start, end, header)
 
 
 def _candidate_lines(data: bytes, lo: int, hi: int | None) -> Iterator[tuple[int, int]]:

@@ -19,9 +19,9 @@ from ascend_ir_lab.runs.paths import (
     inside,
     is_inside,
     not_own_file,
-    read_small,
     refuse_special,
     regular_file,
+    small_json,
 )
 
 # Stage files Triton writes into a cache or dump folder, in pipeline order.
@@ -199,15 +199,11 @@ def _open_stage_folder(folder: Path) -> Timeline:
 
 
 def _triton_metadata(folder: Path) -> dict[str, Any]:
-    import json  # only for a Triton cache or dump folder
 
     for f in sorted(folder.glob("*.json")):
         if f.name.startswith("__grp__") or not (regular_file(f) and is_inside(folder, f)):
             continue
-        try:  # bounded and never waited on (a FIFO swapped in after the check)
-            meta = json.loads(read_small(f, _META_MAX_BYTES))
-        except (InputError, ValueError, RecursionError):
-            continue
+        meta = small_json(f, _META_MAX_BYTES)  # bounded, never waited on (a FIFO swapped in)
         if isinstance(meta, dict) and "name" in meta:
             return meta
     return {}

@@ -7,7 +7,6 @@ NPU host, the verdict `toolchains.ascend.npu_host.sync_check` recorded is the an
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any
 
@@ -15,9 +14,8 @@ from ascend_ir_lab.analysis.align import align
 from ascend_ir_lab.analysis.ops import Census
 from ascend_ir_lab.analysis.sync_ops import SYNC_OPS
 from ascend_ir_lab.dumps import Timeline
-from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs import inside, regular_file
-from ascend_ir_lab.runs.paths import read_small
+from ascend_ir_lab.runs.paths import small_json
 
 __all__ = ["SYNC_OPS", "compare_barrier_all", "recorded_verdict", "sync_counts"]
 
@@ -46,10 +44,8 @@ def recorded_verdict(run: Any) -> dict[str, Any] | None:
     for folder in folders:
         path = inside(run.path, f"{folder}/verdict.json")  # only files inside the Run
         if path is not None and regular_file(path):
-            try:  # read bounded and without blocking: a FIFO or 20 GB of holes is no verdict
-                data = json.loads(read_small(path, _VERDICT_MAX_BYTES).decode("utf-8"))
-            except (InputError, ValueError, RecursionError):
-                continue
+            # read bounded and without blocking: a FIFO or 20 GB of holes is no verdict
+            data = small_json(path, _VERDICT_MAX_BYTES)
             if isinstance(data, dict):
                 return data
     return None

@@ -3,11 +3,13 @@ inside the Run folder once symlinks are resolved."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from ascend_ir_lab.errors import InputError
 
@@ -89,6 +91,16 @@ def read_small(path: str | os.PathLike[str], max_bytes: int) -> bytes:
     if len(data) > max_bytes:  # it grew while read
         raise InputError(f"{path}: more than {max_bytes} bytes, more than such a file holds")
     return data
+
+
+def small_json(path: str | os.PathLike[str], max_bytes: int) -> Any:
+    """The JSON value of a small file someone else made (`read_small`), or None where it
+    cannot be read or is no JSON (too large, a FIFO, broken, nested too deep): for files a
+    reader may go without (a kernel's metadata, a recorded verdict)."""
+    try:
+        return json.loads(read_small(path, max_bytes))
+    except (InputError, ValueError, RecursionError):
+        return None
 
 
 def refuse_special(path: str | os.PathLike[str]) -> None:

@@ -83,8 +83,7 @@ class LaunchCapture(Capture):
         """Handle `fn.run(*args, grid=..., warmup=..., **kwargs)`; returns what triton's
         launch returns (the compiled kernel; offline, an OfflineKernel). On the virtual NPU,
         tensors show their CPU device to the tool's own code meanwhile."""
-        memory = virtual_memory.active()
-        with memory.host_view() if memory is not None else contextlib.nullcontext():
+        with virtual_memory.host_view():
             return self._on_launch(fn, original, args, kwargs)
 
     def _on_launch(
@@ -185,8 +184,7 @@ class LaunchCapture(Capture):
             refused = virtual_memory.unreachable_argument(fn, (), kwargs)
             if refused:
                 raise ValueError(refused)
-            memory = virtual_memory.active()
-            with memory.host_view() if memory is not None else contextlib.nullcontext():
+            with virtual_memory.host_view():
                 self._handle_launched(fn, grid, kwargs, spec)
 
         return launch

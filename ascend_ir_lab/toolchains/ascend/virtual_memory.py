@@ -24,7 +24,7 @@ import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-__all__ = ["Memory", "active", "unreachable_argument"]
+__all__ = ["Memory", "active", "host_view", "unreachable_argument"]
 
 _ACTIVE: list[Memory] = []  # the virtual NPUs entered, innermost last
 
@@ -32,6 +32,13 @@ _ACTIVE: list[Memory] = []  # the virtual NPUs entered, innermost last
 def active() -> Memory | None:
     """The memory of the virtual NPU in force, else None."""
     return _ACTIVE[-1] if _ACTIVE else None
+
+
+def host_view() -> contextlib.AbstractContextManager[None]:
+    """For the block, tensors report where they really are (the CPU), on the virtual NPU in
+    force; elsewhere nothing changes."""
+    memory = active()
+    return memory.host_view() if memory is not None else contextlib.nullcontext()
 
 
 class Memory:

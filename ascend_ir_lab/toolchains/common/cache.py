@@ -7,14 +7,13 @@ Both namings are recognised: `<name>.ttir` / `<name>.ttadapter` (release/3.2.2) 
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ascend_ir_lab.dumps.builder import read_bytes
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.runs.paths import read_small
+from ascend_ir_lab.runs.paths import small_json
 from ascend_ir_lab.toolchains.common.cache_index import Row, scan
 
 # file suffix -> stage name, in pipeline order
@@ -118,10 +117,8 @@ def _kernel_name(folder: Path, names: list[str]) -> str:
                 return stem
     for name in sorted(names):
         if name.endswith(".json"):
-            try:  # a shared cache may hold anything: a FIFO, 20 GB of holes, `[` 1e5 deep
-                meta = json.loads(read_small(folder / name, _META_MAX_BYTES))
-            except (InputError, ValueError, RecursionError):
-                continue
+            # a shared cache may hold anything: a FIFO, 20 GB of holes, `[` 1e5 deep
+            meta = small_json(folder / name, _META_MAX_BYTES)
             if isinstance(meta, dict) and meta.get("name"):
                 return str(meta["name"]).split()[0]
     return "kernel"

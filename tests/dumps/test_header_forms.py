@@ -88,6 +88,20 @@ FORMS = [
      b"// -----// IR Dump After CSE (cse) //----- //\nfunc @foo() {\n  return\n}\n\n"
      b"// -----// IR Dump After CSE (cse) //----- //\nfunc private @bar() {\n  return\n}\n\n", "mlir",
      [("CSE", "cse", "after", "func @foo", "func @foo", ""), ("CSE", "cse", "after", "func @bar", "func @bar", "")], []),
+    ("mlir print-ir pass", b"// -----// IR Dump //----- //\nmodule {\n}\n\n", "mlir",
+     [("PrintIRPass", "print-ir", "after", "builtin.module", "builtin.module", "")], []),
+    ("mlir print-ir pass with a label", b"// -----// IR Dump after tiling //----- //\nfunc.func @f() {\n  return\n}\n\n", "mlir",
+     [("PrintIRPass", "print-ir", "after", "func.func @f", "func.func @f", "label=after tiling")], []),
+    ("stage llvm ir without closing marks (MUSA)", b"// -----// LLVM IR\n" + MODULE + b"\n", "mlir",
+     [("LLVM IR", "", "after", "module", "module", "")], []),
+    ("stage llvm ir without closing marks, between llvm dumps", b"// -----// LLVM IR\n" + MODULE + b"\n", "llvm",
+     [("LLVM IR", "", "after", "module", "module", "")], []),
+    ("stage llvm ir named in one word", b"// -----// MUSA LLVMIR Dump //----- //\n" + MODULE + b"\n", "mlir",
+     [("MUSA LLVMIR", "", "after", "module", "module", "")], []),
+    ("stage assembly without closing marks", b"// -----// MTGPU ASM\n\t.text\n\t.globl\tk\nk:\n\tEXIT\n\n", "mlir",
+     [("MTGPU ASM", "", "after", "mtgpu asm module", "mtgpu asm module", "")], []),
+    ("a frontend's dumped ir", b"// -----// Dumped CudaTile IR //----- //\ncuda_tile.module @m {\n}\n\n", "mlir",
+     [("CudaTile IR", "", "after", "cuda_tile.module @m", "cuda_tile.module @m", "")], []),
 ]  # fmt: skip
 
 
@@ -292,3 +306,31 @@ def test_real_assembly_read_whole_as_a_stage_dump(name: str) -> None:
     tl = _read(MLIR_A + stage + STAGE_MESSAGES + MLIR_A)
     assert tl.raw(tl.dumps[1]) == text.rstrip(b"\n") + b"\n"
     assert [m.text for m in tl.messages] == STAGE_MESSAGES.decode().splitlines()
+
+
+@pytest.mark.parametrize("after", [b"", STAGE_MESSAGES], ids=["alone", "messages after it"])
+@pytest.mark.parametrize("lang", ["mlir", "llvm"])
+@pytest.mark.parametrize(
+    ("what", "text"),
+    [
+        (b"NVPTX", NVPTX), (b"AMDGCN", AMDGCN_HSA),
+        (b"NVPTX", (DATA / "triton" / "softmax.cuda90.ptx").read_bytes()),
+        (b"AMDGCN", (DATA / "triton" / "softmax.hipgfx942.amdgcn").read_bytes()),
+    ],
+    ids=["ptx", "amdgcn", "real ptx", "real amdgcn"],
+)  # fmt: skip
+def test_a_stage_dump_between_two_dumps_of_one_language_that_start_no_compile(
+    what: bytes, text: bytes, lang: str, after: bytes
+) -> None:
+    """A stage's assembly between two pass dumps of one language, the second not the log's
+    first pass (a backend that dumps its assembly mid-pipeline, a log that starts
+    mid-compile): a Dump of its own, not IR of the dump before it."""
+    a, b = (MLIR_A, MLIR_B) if lang == "mlir" else (LLVM_A, LLVM_B)
+    stage = b"// -----// " + what + b" Dump //----- //\n" + text + b"\n"
+    tl = _read(a + stage + after + b)
+    assert [d.family for d in tl.dumps] == [lang, "asm", lang]
+    assert tl.raw(tl.dumps[1]) == text.rstrip(b"\n") + b"\n"
+    assert tl.raw(tl.dumps[0]) == a.partition(b"\n")[2].rstrip(b"\n") + b"\n"
+    assert [m.text for m in tl.messages] == after.decode().splitlines()
+    assert not any(d.truncated for d in tl.dumps)
+    assert tl.previous(tl.dumps[2]) is tl.dumps[0]  # the assembly is no state of the module

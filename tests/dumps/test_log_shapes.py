@@ -464,3 +464,20 @@ def test_a_truncated_compressed_log_of_carriage_return_lines_says_both(tmp_path:
     assert [d.label for d in tl.dumps][:2] == ["cse", "canonicalize"]
     assert any("carriage return alone" in w for w in tl.warnings)
     assert any("ends early" in w for w in tl.warnings)
+
+
+def test_a_dot_cfg_folder_says_it_holds_no_ir(tmp_path: Path) -> None:
+    """`-print-changed=dot-cfg` writes `passes.html` and one `diff_N.pdf` graph per change
+    into its `-dot-cfg-dir`: no IR text to read, said in one line, the folder or the page."""
+    from ascend_ir_lab.dumps import open_timeline
+    from ascend_ir_lab.errors import NoDumpsError
+
+    (tmp_path / "passes.html").write_text(
+        '<!doctype html><html><head></head><body>\n  <a href="diff_1.pdf" target="_blank">1. Pass '
+        "SimplifyCFGPass on f</a><br/>\n</body></html>\n"
+    )
+    (tmp_path / "diff_1.pdf").write_bytes(b"%PDF-1.5\n")
+    with pytest.raises(InputError, match="dot-cfg output .* no IR text"):
+        open_timeline(tmp_path)
+    with pytest.raises(NoDumpsError, match="dot-cfg output .* no IR text"):
+        open_timeline(tmp_path / "passes.html")

@@ -73,7 +73,22 @@ def parse_header(line: str) -> Header | None:
         return _parse_stars(line[4:], "llvm-legacy")
     if line.startswith("# *** "):
         return _parse_stars(line[6:], "llvm-legacy")
+    if line.startswith("# After ") and line.endswith(":"):
+        return _parse_machine_banner(line)
     return None
+
+
+# The machine-code printer codegen adds at fixed points (`llc -print-after-isel`, the
+# `-print-machineinstrs` of LLVM 12 and before): `# After Instruction Selection:`, then
+# `# Machine code for function f: ...`.
+_MACHINE_BANNER = re.compile(r"^# After (?P<what>[A-Za-z][\w ,/&()+-]{0,80}):$")
+
+
+def _parse_machine_banner(line: str) -> Header | None:
+    m = _MACHINE_BANNER.match(line)
+    if m is None:
+        return None
+    return Header("llvm-legacy", "after", m["what"], "", "", "", stage=True)
 
 
 # -- MLIR -------------------------------------------------------------------------------------

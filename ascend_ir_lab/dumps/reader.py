@@ -185,13 +185,22 @@ def _stage_dumps_within(data: bytes, dump: Dump, region_end: int) -> list[tuple[
     only where the language changes or a compile starts again."""
     if dump.family == "asm" or dump.body_end <= dump.body_start:
         return []
-    if dump.truncated or b"\t" in data[max(dump.body_start, dump.body_end - 256) : dump.body_end]:
-        lo = dump.body_start  # IR that does not close, or an assembler's: looked into whole
+    tail = data[max(dump.body_start, dump.body_end - 256) : dump.body_end]
+    if dump.truncated or b"\t" in tail or _machine_code_after_ir(data, dump, tail):
+        lo = dump.body_start  # IR that does not close, an assembler's: looked into whole
     elif dump.end < region_end:
         lo = dump.end
     else:
         return []
     return list(stage_dumps(data, lo, region_end))
+
+
+def _machine_code_after_ir(data: bytes, dump: Dump, tail: bytes) -> bool:
+    """Whether LLVM IR ends in machine code: codegen's printer (`# After Instruction
+    Selection:`) printed a function after it."""
+    if dump.family[0] != "l" or b"# End machine code" not in tail:
+        return False
+    return data[dump.body_start : dump.body_start + 14] != b"# Machine code"
 
 
 # First lines of bodies that open with their top-level op, and the scope each one names.

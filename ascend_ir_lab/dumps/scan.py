@@ -36,7 +36,10 @@ _LONGEST = max(map(len, _LITERALS))
 # A stage's output a compiler driver prints between the pass dumps (Triton's `// -----//
 # NVPTX Dump //----- //`) holds none of them. It follows a compile's last pass dump: it is
 # looked for only where one can be (`_may_hold_stage_dump`), not in the whole log.
-_STAGE_DUMP = re.compile(rb"\n// -----// (?!IR Dump[ \r\n])[A-Za-z]")
+# So does the banner of codegen's machine-code printer (`# After Instruction Selection:`).
+_STAGE_DUMP = re.compile(
+    rb"\n(?:// -----// (?!IR Dump[ \r\n])[A-Za-z]|# After [^\n]{1,80}:\r?\n# Machine code for )"
+)
 
 
 def find_headers(
@@ -127,7 +130,8 @@ def _may_hold_stage_dump(
 def stage_dumps(data: bytes, lo: int, hi: int) -> Iterator[tuple[int, int, Header]]:
     """(start, end incl. newline, Header) of each stage-output header line starting in
     [lo, hi) (`lo` a line start)."""
-    if lo == 0 and data[:11] == b"// -----// ":  # the file's first line: no newline before
+    first = data[:11]
+    if lo == 0 and (first == b"// -----// " or first[:8] == b"# After "):  # no newline before
         if (found := _stage_dump_at(data, 0)) is not None:
             yield found
     blocks = getattr(data, "regex_find", None) is not None

@@ -102,6 +102,9 @@ FORMS = [
      [("MTGPU ASM", "", "after", "mtgpu asm module", "mtgpu asm module", "")], []),
     ("a frontend's dumped ir", b"// -----// Dumped CudaTile IR //----- //\ncuda_tile.module @m {\n}\n\n", "mlir",
      [("CudaTile IR", "", "after", "cuda_tile.module @m", "cuda_tile.module @m", "")], []),
+    ("codegen's machine-code printer (llc -print-after-isel)",
+     b"# After Instruction Selection:\n# Machine code for function f: IsSSA, TracksLiveness\n\nbb.0.entry:\n  RET 0\n\n# End machine code for function f.\n\n", "llvm",
+     [("Instruction Selection", "", "after", "function @f", "function @f", "")], []),
 ]  # fmt: skip
 
 
@@ -334,3 +337,34 @@ def test_a_stage_dump_between_two_dumps_of_one_language_that_start_no_compile(
     assert [m.text for m in tl.messages] == after.decode().splitlines()
     assert not any(d.truncated for d in tl.dumps)
     assert tl.previous(tl.dumps[2]) is tl.dumps[0]  # the assembly is no state of the module
+
+
+def test_dumps_printed_without_their_regions_say_unknown_not_unchanged() -> None:
+    """`--mlir-print-skip-regions` prints each op with regions as `{...}`: two such dumps
+    alike say nothing of the regions the pass may have changed. A declaration (no region)
+    alike is unchanged."""
+    skip = (
+        b"// -----// IR Dump After CSE (cse) //----- //\nfunc.func @g(%arg0: index) -> index {...}\n\n"
+        b"// -----// IR Dump After CSE (cse) //----- //\nfunc.func private @h()\n\n"
+        b"// -----// IR Dump After Canonicalizer (canonicalize) //----- //\nfunc.func private @h()\n\n"
+        b"// -----// IR Dump After Canonicalizer (canonicalize) //----- //\nfunc.func @g(%arg0: index) -> index {...}\n\n"
+    )  # fmt: skip
+    tl = _read(MLIR_A + skip + MLIR_B)
+    assert [d.scope for d in tl.dumps[1:5]] == [
+        "func.func @g",
+        "func.func @h",
+        "func.func @h",
+        "func.func @g",
+    ]
+    assert tl.change_states()[1:5] == ["changed", "changed", "unchanged", "unknown"]
+
+
+def test_a_log_of_codegen_machine_code_prints_alone() -> None:
+    """`llc -print-after-isel` with no other printing: each function's machine code after its
+    banner, no `IR Dump` line in the log; a Dump per function, not one file of IR."""
+    fn = b"# After Instruction Selection:\n# Machine code for function %s: IsSSA, TracksLiveness\n\nbb.0.entry:\n  RET 0\n\n# End machine code for function %s.\n\n"
+    tl = _read(fn.replace(b"%s", b"sum") + fn.replace(b"%s", b"caller"))
+    assert [(d.pass_name, d.scope) for d in tl.dumps] == [
+        ("Instruction Selection", "function @sum"), ("Instruction Selection", "function @caller"),
+    ]  # fmt: skip
+    assert not tl.messages and not any(d.truncated for d in tl.dumps)

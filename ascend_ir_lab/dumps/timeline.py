@@ -258,7 +258,10 @@ class Timeline:
 
     def _regions_elided(self, d: Dump) -> bool:
         """Whether the Dump's IR ends in an op whose regions are elided (`{...}`, as MLIR's
-        `--mlir-print-skip-regions` prints every op with regions)."""
+        `--mlir-print-skip-regions` prints every op with regions: a line or a few). A larger
+        body is not read: its pages stay untouched."""
+        if d.body_end - d.body_start > 1024:
+            return False
         data = self._data[d.log_id]
         return (
             bytes(data[max(d.body_start, d.body_end - 16) : d.body_end]).rstrip().endswith(b"{...}")

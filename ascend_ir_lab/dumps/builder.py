@@ -25,7 +25,7 @@ from ascend_ir_lab.dumps.prefixes import (
     stream_tag,
     to_source,
 )
-from ascend_ir_lab.dumps.reader import LogIndex, index_log
+from ascend_ir_lab.dumps.reader import LONE_CR, LogIndex, index_log
 from ascend_ir_lab.dumps.scan import find_headers
 from ascend_ir_lab.dumps.timeline import Timeline
 from ascend_ir_lab.dumps.zstd_log import open_zstd
@@ -115,14 +115,18 @@ def utf16_text(data: bytes) -> bytes | None:
 
 
 _LONE_CR = re.compile(rb"\r(?!\r?\n)")  # not `\r\n`, nor the first of `\r\r\n`
+# `\n\r` (a serial console's, some Windows tools'): a newline, then a carriage return that
+# starts the next line; not the blank line of a `\r\n` log (`\r\n\r\n`)
+_LF_CR = re.compile(rb"(?<!\r)\n\r(?!\n)")
 
 
 def cr_lines(data: bytes, *, whole: bool = False) -> bytes | None:
     """`data` with each carriage return that ends a line alone (`\r`, not `\r\n`) as a
-    newline, where a header line ends so (a log of CR line ends, whole or in part); None
-    for any other log, whose `\r`s (a progress bar's) stay text. The same length: every
-    offset is still into the file as written. Its first and last MiB are looked at (a log
-    written so, or one appended to another), or with `whole` all of it."""
+    newline, or each `\n\r` line end as `\r\n`, where a header line ends so (a log of
+    such line ends, whole or in part); None for any other log, whose `\r`s (a progress
+    bar's) stay text. The same length: every offset is still into the file as written. Its
+    first and last MiB are looked at (a log written so, or one appended to another), or
+    with `whole` all of it."""
     if not isinstance(data, (bytes, mmap.mmap)):
         return None
     size = len(data)
@@ -132,12 +136,22 @@ def cr_lines(data: bytes, *, whole: bool = False) -> bytes | None:
     for lo, hi in spans:
         if data.find(b"\r", lo, hi) < 0:
             continue
+        for m in _LF_CR.finditer(data, lo, hi):
+            if _ends_header(data, m.start()):
+                return re.sub(rb"\n\r", b"\r\n", data)
         for m in _LONE_CR.finditer(data, lo, hi):
-            cr = m.start()
-            line = max(data.rfind(b"\n", 0, cr), data.rfind(b"\r", max(cr - 4096, 0), cr)) + 1
-            if b"Dump" in data[line:cr] and next(find_headers(data[line:cr] + b"\n"), None):
+            if _ends_header(data, m.start()):
                 return _LONE_CR.sub(b"\n", data)
     return None
+
+
+def _ends_header(data: bytes, end: int) -> bool:
+    """Whether the line that ends at `end` (a `\r` or `\n` alone) is a header line."""
+    line = max(
+        data.rfind(b"\n", max(end - 4096, 0), end), data.rfind(b"\r", max(end - 4096, 0), end)
+    )
+    piece = data[line + 1 : end]
+    return b"Dump" in piece and next(find_headers(piece + b"\n"), None) is not None
 
 
 _CR_LOOK = 1 << 20
@@ -157,17 +171,22 @@ class LogBuilder:
     def add_log(self, path: Path, data: bytes, stage: str) -> LogIndex:
         """Index one log into the Timeline (a line-prefixed one as its streams); the
         index returned holds every Dump read from it."""
+        read, stage_key = data, stage
         lf = cr_lines(data)
         if lf is None:
             idx, self.kept_as, patterns = _index(path, data, stage)
-            if not idx.dumps and not patterns:  # no dump where the ends of the log had none
+            # no dump where the ends of the log had none, or a header line that ends in a
+            # carriage return alone between them: the whole log is looked at
+            if (not idx.dumps and not patterns) or LONE_CR in idx.warnings:
                 lf = cr_lines(data, whole=True)
+                stage_key = f"{stage}\0line ends"  # kept apart from the log's as it stands
         if lf is not None:
             data = lf
-            self.warnings.append(f"{path}: lines that end in a carriage return alone (as an old "
-                                 "tool or a terminal's capture writes them); read as line ends")  # fmt: skip
-            idx, self.kept_as, patterns = _index(path, data, stage)
-        self.warnings.extend(getattr(data, "warnings", ()))
+            self.warnings.append(f"{path}: lines that end in a carriage return alone or begin "
+                                 "with one (as an old tool, a serial console or a terminal's "
+                                 "capture writes them); read as line ends")  # fmt: skip
+            idx, self.kept_as, patterns = _index(path, data, stage, stage_key)
+        self.warnings.extend(getattr(read, "warnings", ()))
         if patterns:
             return self._add_streams(path, data, stage, patterns)
         self._add_index(path, data, stage, idx, "")
@@ -234,12 +253,14 @@ class LogBuilder:
         )  # fmt: skip
 
 
-def _index(path: Path, data: bytes, stage: str) -> tuple[LogIndex, Path | None, list[bytes]]:
+def _index(
+    path: Path, data: bytes, stage: str, key: str | None = None
+) -> tuple[LogIndex, Path | None, list[bytes]]:
     """The index of one log, as log 0 from Dump 0: kept from an earlier read of the same
     large log, or read now (on several cores where it pays) and kept; where it is kept
     (None: a small log, a line-prefixed one, or nowhere to keep it); and the patterns of
     the prefixes its lines carry (`prefixes.line_prefixes`), if any."""
-    name = index_file(path, len(data), stage)
+    name = index_file(path, len(data), stage if key is None else key)
     kept = kept_index(name) if name is not None else None
     if kept is not None:
         return kept, name, []

@@ -33,9 +33,16 @@ class Header:
     # stars, on the header line (`*** IR Dump After Inliner (inline) ***define i32 @f(...`):
     # the body starts there, not on the next line.
     inline_body: bool = False
+    # A stage's output a compiler's driver prints (`// -----// NVPTX Dump //----- //`), not
+    # a pass's: an IR one's language is its body's.
+    stage: bool = False
+    # The line ends in a carriage return alone, inside a line that a newline ends: the log
+    # is to be read with such line ends as newlines.
+    lone_cr: bool = False
 
 
 _MLIR_PREFIX = "// -----// IR Dump "
+_PRINT_IR = "// -----// IR Dump //----- //"
 _MLIR_SUFFIX = " //----- //"
 _MLIR_INTERNAL = re.compile(
     r"^// -----// (?P<owner>\S+) internal IR Dump (?P<phase>Before|After):? (?P<what>[^/]*)"
@@ -66,7 +73,22 @@ def parse_header(line: str) -> Header | None:
         return _parse_stars(line[4:], "llvm-legacy")
     if line.startswith("# *** "):
         return _parse_stars(line[6:], "llvm-legacy")
+    if line.startswith("# After ") and line.endswith(":"):
+        return _parse_machine_banner(line)
     return None
+
+
+# The machine-code printer codegen adds at fixed points (`llc -print-after-isel`, the
+# `-print-machineinstrs` of LLVM 12 and before): `# After Instruction Selection:`, then
+# `# Machine code for function f: ...`.
+_MACHINE_BANNER = re.compile(r"^# After (?P<what>[A-Za-z][\w ,/&()+-]{0,80}):$")
+
+
+def _parse_machine_banner(line: str) -> Header | None:
+    m = _MACHINE_BANNER.match(line)
+    if m is None:
+        return None
+    return Header("llvm-legacy", "after", m["what"], "", "", "", stage=True)
 
 
 # -- MLIR -------------------------------------------------------------------------------------
@@ -80,8 +102,14 @@ def _parse_mlir(line: str) -> Header | None:
         return Header("mlir-internal", m["phase"].lower(), f"{owner}: {what}", owner, "", "")
     if not line.endswith(_MLIR_SUFFIX):
         return None
+    if line == _PRINT_IR:  # the `print-ir` pass without a label: `// -----// IR Dump //----- //`
+        return Header("mlir", "after", "PrintIRPass", "print-ir", "", "")
     rest = line[len(_MLIR_PREFIX) : -len(_MLIR_SUFFIX)]
     phase, _, rest = rest.partition(" ")
+    if phase not in ("Before", "After") and "//" not in rest:
+        # the `print-ir{label=L}` pass: `// -----// IR Dump L //----- //`, the IR where it runs
+        label = f"{phase} {rest}".strip()
+        return Header("mlir", "after", "PrintIRPass", "print-ir", f"label={label}", "")
     if phase not in ("Before", "After") or not rest:
         return None
     scope = ""
@@ -99,18 +127,26 @@ def _parse_mlir(line: str) -> Header | None:
 
 # A stage's output printed by a compiler's driver between the pass dumps: Triton's
 # `// -----// NVPTX Dump //----- //` (NVPTX_ENABLE_DUMP), `AMDGCN Dump` (AMDGCN_ENABLE_DUMP),
-# and the `LLVM IR Dump` of Triton's older and out-of-tree backends (LLVM_IR_ENABLE_DUMP).
-_STAGE_DUMP = re.compile(r"^// -----// (?P<what>[A-Za-z][\w .+-]{0,40}?) Dump //----- //$")
+# the `LLVM IR Dump` of Triton's older and out-of-tree backends (LLVM_IR_ENABLE_DUMP, `MUSA
+# LLVMIR Dump`), a frontend's `Dumped CudaTile IR //----- //`, and the forms without the
+# closing marks (the MUSA backend's `// -----// LLVM IR`, `// -----// MTGPU ASM`).
+_STAGE_DUMP = re.compile(
+    r"^// -----// (?!IR Dump\b)(?:Dumped )?(?P<what>[A-Za-z][\w .,+-]{0,60}?)"
+    r"(?: Dump)?(?: //----- //|:)?$"
+)
+_IR_STAGE = re.compile(r"IR\b", re.I)
+_LLVM_STAGE = re.compile(r"LLVM|\bLLIR\b", re.I)
 
 
 def _parse_stage_dump(line: str) -> Header | None:
     m = _STAGE_DUMP.match(line)
-    if m is None or m["what"] == "IR":
+    if m is None:
         return None
     what = m["what"]
-    if what.endswith("IR"):  # `LLVM IR`: a module of that language, its scope in its body
-        return Header("llvm" if what.endswith("LLVM IR") else "mlir", "after", what, "", "", "")
-    return Header("asm", "after", what, "", "", f"{what.lower()} module")
+    if _IR_STAGE.search(what):  # IR: a module, its language and scope read from its body
+        family = "llvm" if _LLVM_STAGE.search(what) else "mlir"
+        return Header(family, "after", what, "", "", "", stage=True)
+    return Header("asm", "after", what, "", "", f"{what.lower()} module", stage=True)
 
 
 # The debug log of MLIR's pattern drivers (`-debug-only=greedy-rewriter`, dialect

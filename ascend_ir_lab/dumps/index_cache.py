@@ -42,7 +42,7 @@ _FORMAT = 2
 _BESIDE = (".snap", ".sync")  # what is kept beside an index (SnapshotStore, AnswerStore)
 # The modules whose reading an index records: any change to one of them is a new index.
 _READER = (
-    "body", "builder", "compiles", "headers", "index_cache", "model", "packed", "parallel",
+    "asm", "body", "builder", "compiles", "headers", "index_cache", "model", "packed", "parallel",
     "prefixes", "reader", "scan", "snapshots", "timeline",
 )  # fmt: skip
 

@@ -24,7 +24,7 @@ from ascend_ir_lab.dumps.body import (
 )
 from ascend_ir_lab.dumps.headers import Header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
-from ascend_ir_lab.dumps.scan import find_headers
+from ascend_ir_lab.dumps.scan import find_headers, stage_dumps
 
 
 @dataclass
@@ -53,6 +53,11 @@ class LogIndex:
                     s.dump += first_index
 
 
+# What a log says where a header line ends in a carriage return alone inside it (lines of
+# that kind among ordinary ones): `builder` reads it again, each such line end a newline.
+LONE_CR = "a header line ends in a carriage return alone"
+
+
 def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> LogIndex:
     """Index `data` (bytes or mmap) into Dumps and Messages; lossless by construction."""
     return index_part(data, 0, len(data), stage=stage, log_id=log_id, first_index=first_index)
@@ -67,39 +72,69 @@ def index_part(
     headers = list(find_headers(data, lo, hi))
     size = hi
     _add_text(out, data, lo, headers[0][0] if headers else size, stage, log_id, first_index - 1)
-    dumps, segments = out.dumps, out.segments
     index = first_index
-    last = len(headers) - 1
     first = headers[0][0] if headers else 0
-    glued = first > 0 and data[first - 1 : first] != b"\n"
-    for n, (start, body_start, header) in enumerate(headers):
-        if glued:  # other output before it on its line
-            out.leads.append((data.rfind(b"\n", 0, start) + 1, start))
-        next_start = headers[n + 1][0] if n < last else size
+    glued = first > 0 and data[first - 1 : first] != b"\n"  # other output before it
+    n = 0
+    while n < len(headers):
+        start, body_start, header = headers[n]
+        if header.lone_cr and LONE_CR not in out.warnings:
+            out.warnings.append(LONE_CR)
+        last = n == len(headers) - 1
+        next_start = size if last else headers[n + 1][0]
         region_end = next_start
-        glued = n < last and data[next_start - 1 : next_start] != b"\n"
-        if glued:  # the next header's line starts with other output: text, not this IR
+        glued_next = not last and data[next_start - 1 : next_start] != b"\n"
+        if glued_next:  # the next header's line starts with other output: text, not this IR
             region_end = max(data.rfind(b"\n", body_start, next_start) + 1, body_start)
-        if header.banner:
+        dump, within = _read_region(
+            data, header, stage, log_id, index, start, body_start, region_end
+        )
+        if within:  # a stage's output after this IR or banner: the region ends before it
+            headers[n + 1 : n + 1] = within
+            continue
+        if glued:
+            out.leads.append((data.rfind(b"\n", 0, start) + 1, start))
+        if dump is None:
             _add_banner(out, data, start, body_start, header, stage, log_id, index - 1)
             _add_text(out, data, body_start, next_start, stage, log_id, index - 1)
-            continue
-        if header.inline_body:  # the IR starts on the header line, after its stars
-            body_start = start + data[start:body_start].find(b"***", 4) + 3
-        dump = _plain_dump(data, header, stage, log_id, index, start, body_start, region_end)
-        if dump is None:
-            dump = _dump(data, header, stage, log_id, index, start, body_start, region_end)
-        dumps.append(dump)
-        segments.append(Segment("dump", start, dump.end, index))
-        if dump.end < next_start:
-            _add_text(out, data, dump.end, next_start, stage, log_id, index)
-        if dump.truncated and n == last and hi == len(data):
-            out.warnings.append(
-                f"stage {stage}: the last dump ({header.pass_name}) is truncated: "
-                "the log ends in the middle of its IR"
-            )
-        index += 1
+        else:
+            _add_dump(out, data, dump, next_start, last and hi == len(data))
+            index += 1
+        n, glued = n + 1, glued_next
     return out
+
+
+def _read_region(
+    data: bytes, header: Header, stage: str, log_id: int, index: int,
+    start: int, body_start: int, region_end: int,
+) -> tuple[Dump | None, list[tuple[int, int, Header]]]:  # fmt: skip
+    """The Dump a header opens (None for a banner), and the stage outputs its region holds
+    that the header scan did not find (`_stage_dumps_within`; after a banner, any)."""
+    if header.banner:
+        if body_start >= region_end:
+            return None, []
+        return None, list(stage_dumps(data, body_start, region_end))
+    if header.inline_body:  # the IR starts on the header line, after its stars
+        body_start = start + data[start:body_start].find(b"***", 4) + 3
+    dump = _plain_dump(data, header, stage, log_id, index, start, body_start, region_end)
+    if dump is not None:
+        return dump, []
+    dump = _dump(data, header, stage, log_id, index, start, body_start, region_end)
+    return dump, _stage_dumps_within(data, dump, region_end)
+
+
+def _add_dump(out: LogIndex, data: bytes, dump: Dump, next_start: int, at_end: bool) -> None:
+    """Record a Dump, the text between it and the next header, and (`at_end`: the log's
+    last) whether the log ends inside its IR."""
+    out.dumps.append(dump)
+    out.segments.append(Segment("dump", dump.start, dump.end, dump.index))
+    if dump.end < next_start:
+        _add_text(out, data, dump.end, next_start, dump.stage, dump.log_id, dump.index)
+    if dump.truncated and at_end:
+        out.warnings.append(
+            f"stage {dump.stage}: the last dump ({dump.pass_name}) is truncated: "
+            "the log ends in the middle of its IR"
+        )
 
 
 def _plain_dump(
@@ -109,12 +144,14 @@ def _plain_dump(
     """The common MLIR Dump in a few slices, or None for `_dump` to read: IR whose last line
     closes it (`}`, an alias) with only blank lines after it, and a body that opens with its
     top-level op (`module {`, `func.func @f(...)`), whose scope is read once per line."""
-    if header.family != "mlir" or region_end - body_start < 2:
+    if header.family != "mlir" or header.stage or region_end - body_start < 2:
         return None
     tail = data[max(body_start, region_end - 256) : region_end]
     stripped = tail.rstrip(b"\r\n")
     nl = stripped.rfind(b"\n")
     if len(stripped) == len(tail) or nl < 0 or not stripped.startswith(ENDS_MLIR, nl + 1):
+        return None
+    if b"\t" in tail:  # an assembler's indent: a stage's output before the next header?
         return None
     if PATTERN_LOG_CLOSE.match(stripped, nl + 1):
         return None
@@ -138,6 +175,32 @@ def _plain_dump(
         index, stage, header.pass_name, header.arg, header.options, header.phase,
         scope or holds, "mlir", log_id, start, body_start, body_end, region_end, False, holds,
     )  # fmt: skip
+
+
+def _stage_dumps_within(data: bytes, dump: Dump, region_end: int) -> list[tuple[int, int, Header]]:
+    """The stage outputs (`scan.stage_dumps`) a Dump's region holds where its text does not
+    end as IR does: its IR does not close (truncated before the next header), its last
+    lines hold a tab (an assembler's indent; MLIR and LLVM printers indent with blanks), or
+    lines that are no IR follow it. The header scan looks
+    only where the language changes or a compile starts again."""
+    if dump.family == "asm" or dump.body_end <= dump.body_start:
+        return []
+    tail = data[max(dump.body_start, dump.body_end - 256) : dump.body_end]
+    if dump.truncated or b"\t" in tail or _machine_code_after_ir(data, dump, tail):
+        lo = dump.body_start  # IR that does not close, an assembler's: looked into whole
+    elif dump.end < region_end:
+        lo = dump.end
+    else:
+        return []
+    return list(stage_dumps(data, lo, region_end))
+
+
+def _machine_code_after_ir(data: bytes, dump: Dump, tail: bytes) -> bool:
+    """Whether LLVM IR ends in machine code: codegen's printer (`# After Instruction
+    Selection:`) printed a function after it."""
+    if dump.family[0] != "l" or b"# End machine code" not in tail:
+        return False
+    return data[dump.body_start : dump.body_start + 14] != b"# Machine code"
 
 
 # First lines of bodies that open with their top-level op, and the scope each one names.
@@ -172,6 +235,9 @@ def _dump(
 ) -> Dump:  # fmt: skip
     """The Dump a header opens: where its IR ends, what it holds, its language."""
     family, scope = header.family, header.scope
+    if header.stage and family != "asm":  # a stage's IR: the language its body is in
+        language = body_language(data, body_start, region_end)
+        family = "llvm" if language == "module" else "mlir" if language == "mlir" else family
     if family == "asm":  # a stage's assembly runs on to what can never be IR, blanks aside
         cut = asm_end(data, body_start, hard_stop(data, body_start - 1, region_end))
         body_end = len(data[body_start:cut].rstrip()) + body_start

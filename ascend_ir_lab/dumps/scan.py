@@ -10,22 +10,36 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
-from ascend_ir_lab.dumps.headers import MARKER, Header, parse_header
+from ascend_ir_lab.dumps.headers import Header, parse_header
 
 # Every header and banner line holds one of these (`IR Dump`, `IR Pass`, `IR Deleted After`,
-# `-print-on-crash`'s `IR Before Last Pass`); the match runs on to the end of its line.
-_LITERALS = (b"IR Dump", b"IR Pass ", b"IR Deleted After ", b"IR Before Last Pass ")
-# one pattern led by their common `IR ` (the regex engine searches for a literal prefix)
-_ALTERNATIVES = b"IR (?:" + b"|".join(re.escape(literal[3:]) for literal in _LITERALS) + b")"
+# `-print-on-crash`'s `IR Before Last Pass`), and so does the line of a stage's IR that a
+# driver prints (`// -----// LLVM IR`, `// -----// Dumped CudaTile IR //----- //`); the
+# match runs on to the end of its line.
+_LITERALS = (
+    b"IR Dump", b"IR Pass ", b"IR Deleted After ", b"IR Before Last Pass ", b"IR //----- //",
+    b"IR\r", b"IR\n",
+)  # fmt: skip
+# one pattern led by their common `IR` (the regex engine searches for a literal prefix); a
+# line end after it is looked at, not taken
+_ALTERNATIVES = (
+    b"IR(?:"
+    + b"|".join(re.escape(literal[2:]) for literal in _LITERALS if literal[2:] != b"\n")
+    + b"|(?=\n))"
+)
 _CANDIDATE = re.compile(_ALTERNATIVES)
 CANDIDATE_LINE = re.compile(_ALTERNATIVES + rb"[^\n]*")
 _LONGEST = max(map(len, _LITERALS))
 # A stage's output a compiler driver prints between the pass dumps (Triton's `// -----//
 # NVPTX Dump //----- //`) holds none of them. It follows a compile's last pass dump: it is
 # looked for only where one can be (`_may_hold_stage_dump`), not in the whole log.
-_STAGE_DUMP = re.compile(rb"\n// -----// (?!IR Dump )[A-Za-z][^\n]{0,48}? Dump //----- //")
+# So does the banner of codegen's machine-code printer (`# After Instruction Selection:`).
+_STAGE_DUMP = re.compile(
+    rb"\n(?:// -----// (?!IR Dump[ \r\n])[A-Za-z]|# After [^\n]{1,80}:\r?\n# Machine code for )"
+)
 
 
 def find_headers(
@@ -72,8 +86,33 @@ def _headers(data: bytes, lo: int, hi: int | None) -> Iterator[tuple[int, int, H
             header = cache[raw] = _parse(raw)
         if header is not None:
             yield start, end, header  # type: ignore[misc]
+        elif (cut := _lone_cr_header(raw)) is not None:
+            yield start + cut[0], start + cut[1], cut[2]
         elif (found := _lead(raw, leads)) is not None:
             yield start + found[0], end, found[1]
+
+
+_LONE_CR = re.compile(rb"\r(?!\r?\n)")  # a carriage return that ends a line alone
+
+
+def _lone_cr_header(raw: bytes) -> tuple[int, int, Header] | None:
+    """(start, end incl. its `\r`, Header) of a header whose line ends in a carriage return
+    alone (an old tool's line ends, a terminal's capture) inside `raw`, a line that ends in
+    a newline: the Header says `lone_cr`, for the log to be read again with such line ends
+    as newlines (`builder.cr_lines`)."""
+    if _LONE_CR.search(raw) is None:
+        return None
+    m = _CANDIDATE.search(raw)
+    if m is None:
+        return None
+    lo = max(raw.rfind(b"\r", 0, m.start()), raw.rfind(b"\n", 0, m.start())) + 1
+    cr = _LONE_CR.search(raw, m.start())
+    if cr is None:
+        return None
+    header = _parse(raw[lo : cr.start()])
+    if header is None:
+        return None
+    return lo, cr.start() + 1, replace(header, lone_cr=True)
 
 
 def _may_hold_stage_dump(
@@ -81,7 +120,8 @@ def _may_hold_stage_dump(
 ) -> bool:
     """Whether a stage's output can lie between two headers: where the language changes
     (MLIR to LLVM, LLVM to the next compile's MLIR) or where the log's first pass comes
-    again (the next compile of a script, its options perhaps another kernel's)."""
+    again (the next compile of a script, its options perhaps another kernel's). The
+    reader looks into any other gap whose text does not end as IR does (`reader`)."""
     if (prev[2].family[0] == "m") != (nxt[2].family[0] == "m"):
         return True
     return nxt[2].pass_name == first.pass_name and nxt[2].phase == first.phase
@@ -90,7 +130,8 @@ def _may_hold_stage_dump(
 def stage_dumps(data: bytes, lo: int, hi: int) -> Iterator[tuple[int, int, Header]]:
     """(start, end incl. newline, Header) of each stage-output header line starting in
     [lo, hi) (`lo` a line start)."""
-    if lo == 0 and data[:11] == b"// -----// ":  # the file's first line: no newline before
+    first = data[:11]
+    if lo == 0 and (first == b"// -----// " or first[:8] == b"# After "):  # no newline before
         if (found := _stage_dump_at(data, 0)) is not None:
             yield found
     blocks = getattr(data, "regex_find", None) is not None
@@ -115,7 +156,7 @@ def _stage_dump_at(data: bytes, start: int) -> tuple[int, int, Header] | None:
     nl = data.find(b"\n", start)
     end = len(data) if nl < 0 else nl + 1
     raw = data[start:end]
-    header = None if MARKER in raw else _parse(raw)
+    header = None if _CANDIDATE.search(raw) else _parse(raw)  # the header scan's
     return None if header is None else (start, end, header)
 
 
@@ -138,7 +179,7 @@ def _candidate_lines(data: bytes, lo: int, hi: int | None) -> Iterator[tuple[int
                 pos = window
                 break
             if (
-                data[k - 1 : k + 2] == b"IR "
+                data[k - 1 : k + 1] == b"IR"
                 and k > floor
                 and data[k - 1 : min(k - 1 + _LONGEST, end)].startswith(_LITERALS)
             ):
@@ -181,7 +222,8 @@ _INVISIBLE = re.compile(rb"(?:\x1b\[[0-9;?]*[A-Za-z]|[\x00\s]|\xef\xbb\xbf)*")
 
 
 def _parse(raw: bytes) -> Header | None:
-    return parse_header(raw.decode("utf-8", "replace").rstrip("\r\n"))
+    line = raw.decode("utf-8", "replace").rstrip("\r\n")
+    return None if "\r" in line else parse_header(line)  # `\r` inside: more than one line
 
 
 def _lead(raw: bytes, leads: dict[bytes, tuple[int, Header] | None]) -> tuple[int, Header] | None:

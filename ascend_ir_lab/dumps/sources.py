@@ -50,6 +50,8 @@ def open_timeline(path: str | os.PathLike[str], *, stage: str | None = None) -> 
             return _open_tree(p, tree, skipped)
         if _stage_files(p):
             return _open_stage_folder(p)
+        if _dot_cfg_folder(p):
+            raise InputError(f"{p}: {_DOT_CFG}")
         kernels = _kernel_folders(p)
         if kernels:
             newest = max(kernels, key=lambda d: d.stat().st_mtime)
@@ -63,6 +65,16 @@ def open_timeline(path: str | os.PathLike[str], *, stage: str | None = None) -> 
             + (f"; {skipped[-1]}" if skipped else "")
         )
     return read_log(p, stage=stage)
+
+
+# LLVM's `-print-changed=dot-cfg` writes no IR text: `passes.html` and a `diff_N.pdf` graph
+# per change in its `-dot-cfg-dir`.
+_DOT_CFG = ("LLVM's -print-changed=dot-cfg output (passes.html and diff_N.pdf graphs), which "
+            "holds no IR text; print the IR to a log with -print-changed or -print-after-all")  # fmt: skip
+
+
+def _dot_cfg_folder(folder: Path) -> bool:
+    return (folder / "passes.html").is_file() and any(folder.glob("diff_*.pdf"))
 
 
 def _kernel_folders(root: Path) -> list[Path]:
@@ -104,6 +116,8 @@ def read_log(path: str | os.PathLike[str], *, stage: str | None = None) -> Timel
             b.streams.clear()
             b.add_artifact(p, data, name)
             b.warnings.append(f"{p}: no pass dumps; read as a single IR file")
+        elif p.name == "passes.html" and _dot_cfg_folder(p.parent):
+            raise NoDumpsError(f"{p}: {_DOT_CFG}")
         else:
             raise NoDumpsError(
                 f"{p}: no IR dumps found (expected headers such as "

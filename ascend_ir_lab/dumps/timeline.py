@@ -249,10 +249,23 @@ class Timeline:
                 other = nxt[d.index] if d.phase == "before" else prev[d.index]
                 if other < 0:
                     states.append("unknown" if d.phase == "before" else "changed")
-                else:
-                    states.append("unchanged" if snap[other] == snap[d.index] else "changed")
+                elif snap[other] != snap[d.index]:
+                    states.append("changed")
+                else:  # the same text; with its regions elided, that says nothing of them
+                    states.append("unknown" if self._regions_elided(d) else "unchanged")
             self._states = states
         return self._states
+
+    def _regions_elided(self, d: Dump) -> bool:
+        """Whether the Dump's IR ends in an op whose regions are elided (`{...}`, as MLIR's
+        `--mlir-print-skip-regions` prints every op with regions: a line or a few). A larger
+        body is not read: its pages stay untouched."""
+        if d.body_end - d.body_start > 1024:
+            return False
+        data = self._data[d.log_id]
+        return (
+            bytes(data[max(d.body_start, d.body_end - 16) : d.body_end]).rstrip().endswith(b"{...}")
+        )
 
     # -- timings ---------------------------------------------------------------------------
     def timings(self) -> dict[int, float]:

@@ -88,6 +88,23 @@ FORMS = [
      b"// -----// IR Dump After CSE (cse) //----- //\nfunc @foo() {\n  return\n}\n\n"
      b"// -----// IR Dump After CSE (cse) //----- //\nfunc private @bar() {\n  return\n}\n\n", "mlir",
      [("CSE", "cse", "after", "func @foo", "func @foo", ""), ("CSE", "cse", "after", "func @bar", "func @bar", "")], []),
+    ("mlir print-ir pass", b"// -----// IR Dump //----- //\nmodule {\n}\n\n", "mlir",
+     [("PrintIRPass", "print-ir", "after", "builtin.module", "builtin.module", "")], []),
+    ("mlir print-ir pass with a label", b"// -----// IR Dump after tiling //----- //\nfunc.func @f() {\n  return\n}\n\n", "mlir",
+     [("PrintIRPass", "print-ir", "after", "func.func @f", "func.func @f", "label=after tiling")], []),
+    ("stage llvm ir without closing marks (MUSA)", b"// -----// LLVM IR\n" + MODULE + b"\n", "mlir",
+     [("LLVM IR", "", "after", "module", "module", "")], []),
+    ("stage llvm ir without closing marks, between llvm dumps", b"// -----// LLVM IR\n" + MODULE + b"\n", "llvm",
+     [("LLVM IR", "", "after", "module", "module", "")], []),
+    ("stage llvm ir named in one word", b"// -----// MUSA LLVMIR Dump //----- //\n" + MODULE + b"\n", "mlir",
+     [("MUSA LLVMIR", "", "after", "module", "module", "")], []),
+    ("stage assembly without closing marks", b"// -----// MTGPU ASM\n\t.text\n\t.globl\tk\nk:\n\tEXIT\n\n", "mlir",
+     [("MTGPU ASM", "", "after", "mtgpu asm module", "mtgpu asm module", "")], []),
+    ("a frontend's dumped ir", b"// -----// Dumped CudaTile IR //----- //\ncuda_tile.module @m {\n}\n\n", "mlir",
+     [("CudaTile IR", "", "after", "cuda_tile.module @m", "cuda_tile.module @m", "")], []),
+    ("codegen's machine-code printer (llc -print-after-isel)",
+     b"# After Instruction Selection:\n# Machine code for function f: IsSSA, TracksLiveness\n\nbb.0.entry:\n  RET 0\n\n# End machine code for function f.\n\n", "llvm",
+     [("Instruction Selection", "", "after", "function @f", "function @f", "")], []),
 ]  # fmt: skip
 
 
@@ -292,3 +309,62 @@ def test_real_assembly_read_whole_as_a_stage_dump(name: str) -> None:
     tl = _read(MLIR_A + stage + STAGE_MESSAGES + MLIR_A)
     assert tl.raw(tl.dumps[1]) == text.rstrip(b"\n") + b"\n"
     assert [m.text for m in tl.messages] == STAGE_MESSAGES.decode().splitlines()
+
+
+@pytest.mark.parametrize("after", [b"", STAGE_MESSAGES], ids=["alone", "messages after it"])
+@pytest.mark.parametrize("lang", ["mlir", "llvm"])
+@pytest.mark.parametrize(
+    ("what", "text"),
+    [
+        (b"NVPTX", NVPTX), (b"AMDGCN", AMDGCN_HSA),
+        (b"NVPTX", (DATA / "triton" / "softmax.cuda90.ptx").read_bytes()),
+        (b"AMDGCN", (DATA / "triton" / "softmax.hipgfx942.amdgcn").read_bytes()),
+    ],
+    ids=["ptx", "amdgcn", "real ptx", "real amdgcn"],
+)  # fmt: skip
+def test_a_stage_dump_between_two_dumps_of_one_language_that_start_no_compile(
+    what: bytes, text: bytes, lang: str, after: bytes
+) -> None:
+    """A stage's assembly between two pass dumps of one language, the second not the log's
+    first pass (a backend that dumps its assembly mid-pipeline, a log that starts
+    mid-compile): a Dump of its own, not IR of the dump before it."""
+    a, b = (MLIR_A, MLIR_B) if lang == "mlir" else (LLVM_A, LLVM_B)
+    stage = b"// -----// " + what + b" Dump //----- //\n" + text + b"\n"
+    tl = _read(a + stage + after + b)
+    assert [d.family for d in tl.dumps] == [lang, "asm", lang]
+    assert tl.raw(tl.dumps[1]) == text.rstrip(b"\n") + b"\n"
+    assert tl.raw(tl.dumps[0]) == a.partition(b"\n")[2].rstrip(b"\n") + b"\n"
+    assert [m.text for m in tl.messages] == after.decode().splitlines()
+    assert not any(d.truncated for d in tl.dumps)
+    assert tl.previous(tl.dumps[2]) is tl.dumps[0]  # the assembly is no state of the module
+
+
+def test_dumps_printed_without_their_regions_say_unknown_not_unchanged() -> None:
+    """`--mlir-print-skip-regions` prints each op with regions as `{...}`: two such dumps
+    alike say nothing of the regions the pass may have changed. A declaration (no region)
+    alike is unchanged."""
+    skip = (
+        b"// -----// IR Dump After CSE (cse) //----- //\nfunc.func @g(%arg0: index) -> index {...}\n\n"
+        b"// -----// IR Dump After CSE (cse) //----- //\nfunc.func private @h()\n\n"
+        b"// -----// IR Dump After Canonicalizer (canonicalize) //----- //\nfunc.func private @h()\n\n"
+        b"// -----// IR Dump After Canonicalizer (canonicalize) //----- //\nfunc.func @g(%arg0: index) -> index {...}\n\n"
+    )  # fmt: skip
+    tl = _read(MLIR_A + skip + MLIR_B)
+    assert [d.scope for d in tl.dumps[1:5]] == [
+        "func.func @g",
+        "func.func @h",
+        "func.func @h",
+        "func.func @g",
+    ]
+    assert tl.change_states()[1:5] == ["changed", "changed", "unchanged", "unknown"]
+
+
+def test_a_log_of_codegen_machine_code_prints_alone() -> None:
+    """`llc -print-after-isel` with no other printing: each function's machine code after its
+    banner, no `IR Dump` line in the log; a Dump per function, not one file of IR."""
+    fn = b"# After Instruction Selection:\n# Machine code for function %s: IsSSA, TracksLiveness\n\nbb.0.entry:\n  RET 0\n\n# End machine code for function %s.\n\n"
+    tl = _read(fn.replace(b"%s", b"sum") + fn.replace(b"%s", b"caller"))
+    assert [(d.pass_name, d.scope) for d in tl.dumps] == [
+        ("Instruction Selection", "function @sum"), ("Instruction Selection", "function @caller"),
+    ]  # fmt: skip
+    assert not tl.messages and not any(d.truncated for d in tl.dumps)

@@ -422,3 +422,62 @@ def test_a_log_cut_inside_a_prefix_ends_with_the_fragment(tmp_path: Path, name: 
     assert [tl.raw(d) for d in tl.dumps] == [IR_A, IR_B, IR_B]
     assert [m.after for m in tl.messages] == [2]
     assert data.endswith(tl.messages[0].text.encode())
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [lambda a, b, c: (a + b + c).replace(b"\n", b"\n\r"), lambda a, b, c: a + b.replace(b"\n", b"\n\r") + c],
+    ids=["everywhere", "in the middle dump"],
+)  # fmt: skip
+def test_lines_that_begin_with_a_carriage_return(tmp_path: Path, shape) -> None:  # type: ignore[no-untyped-def]
+    """`\\n\\r` line ends (a serial console's capture, some Windows tools): each a line end
+    as `\\r\\n` is, not a log of dumps without IR and IR lines as messages."""
+    data = shape(A, B, C)
+    tl = _read(tmp_path, data)
+    assert [d.label for d in tl.dumps] == ["cse", "canonicalize", "sccp"]
+    assert [tl.raw(d).replace(b"\r\n", b"\n") for d in tl.dumps] == [IR_A, IR_B, IR_B]
+    assert not tl.messages and not any(d.truncated for d in tl.dumps)
+    assert any("begin with one" in w for w in tl.warnings)
+    assert len(tl.log_bytes(0)) == len(data)
+    assert data[tl.dumps[2].start :].startswith(b"// -----// IR Dump After SCCP")
+
+
+def test_carriage_return_lines_between_the_first_and_last_mib(tmp_path: Path) -> None:
+    """A large log whose dumps with `\\r` line ends lie wholly between its first and last
+    MiB (a tool's output appended in the middle of a capture): they are found there."""
+    ir = IR_A.replace(b"    return\n", b"    return  // " + b"x" * 400 + b"\n")
+    pad = (b"// -----// IR Dump After CSE (cse) //----- //\n" + ir + b"\n") * 5000
+    data = pad + (B + C).replace(b"\n", b"\r") + pad
+    assert len(pad) > 1 << 20
+    tl = _read(tmp_path, data)
+    assert len(tl.dumps) == 10002
+    middle = tl.dumps[5000:5002]
+    assert [d.label for d in middle] == ["canonicalize", "sccp"]
+    assert [tl.raw(d).replace(b"\r", b"\n") for d in middle] == [IR_B, IR_B]
+    assert tl.raw(tl.dumps[4999]) == ir and tl.raw(tl.dumps[5002]) == ir
+    assert not tl.messages and any("carriage return alone" in w for w in tl.warnings)
+
+
+def test_a_truncated_compressed_log_of_carriage_return_lines_says_both(tmp_path: Path) -> None:
+    data = gzip.compress((A + B + C).replace(b"\n", b"\r"))[:-30]
+    tl = _read(tmp_path, data, "cr.log.gz")
+    assert [d.label for d in tl.dumps][:2] == ["cse", "canonicalize"]
+    assert any("carriage return alone" in w for w in tl.warnings)
+    assert any("ends early" in w for w in tl.warnings)
+
+
+def test_a_dot_cfg_folder_says_it_holds_no_ir(tmp_path: Path) -> None:
+    """`-print-changed=dot-cfg` writes `passes.html` and one `diff_N.pdf` graph per change
+    into its `-dot-cfg-dir`: no IR text to read, said in one line, the folder or the page."""
+    from ascend_ir_lab.dumps import open_timeline
+    from ascend_ir_lab.errors import NoDumpsError
+
+    (tmp_path / "passes.html").write_text(
+        '<!doctype html><html><head></head><body>\n  <a href="diff_1.pdf" target="_blank">1. Pass '
+        "SimplifyCFGPass on f</a><br/>\n</body></html>\n"
+    )
+    (tmp_path / "diff_1.pdf").write_bytes(b"%PDF-1.5\n")
+    with pytest.raises(InputError, match="dot-cfg output .* no IR text"):
+        open_timeline(tmp_path)
+    with pytest.raises(NoDumpsError, match="dot-cfg output .* no IR text"):
+        open_timeline(tmp_path / "passes.html")

@@ -31,6 +31,20 @@ def snapshot_ids(
                 view.release()
 
 
+def identical(a: Dump, b: Dump, data: Sequence[Any]) -> bool:
+    """Whether Dumps `a` and `b` of the logs `data` (by log id, none a prefixed stream)
+    hold the same bytes, compared in place (nothing copied from a log held whole)."""
+    if a.body_end - a.body_start != b.body_end - b.body_start:
+        return False
+    x, y = data[a.log_id], data[b.log_id]
+    if isinstance(x, BlockText) or isinstance(y, BlockText):
+        return bool(x[a.body_start : a.body_end] == y[b.body_start : b.body_end])
+    with memoryview(x) as view:  # a find whose haystack is as long as its needle: one memcmp
+        return bool(
+            y.find(view[a.body_start : a.body_end], b.body_start, b.body_end) == b.body_start
+        )
+
+
 def _local(d: Dump, stream: Stream) -> Dump:
     """`d` with its IR's offsets in its stream's text."""
     return dataclasses.replace(

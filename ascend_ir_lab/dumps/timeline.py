@@ -6,14 +6,14 @@ computed on first use, once, and cached.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from ascend_ir_lab.dumps import selection
 from ascend_ir_lab.dumps.compiles import state_chains
 from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
-from ascend_ir_lab.dumps.snapshots import snapshot_ids
+from ascend_ir_lab.dumps.snapshots import identical, snapshot_ids
 from ascend_ir_lab.dumps.timing import match_timings
 
 if TYPE_CHECKING:
@@ -235,26 +235,30 @@ class Timeline:
         if self._states is None:
             snap = self._snapshots()
             prev, nxt = self._links()
-            states = []
-            for d in self.dumps:
-                if d.phase == "start":
-                    states.append("unknown")
-                    continue
-                if d.holds.startswith("diff of "):  # `-print-changed=diff` prints changes only
-                    states.append("changed")
-                    continue
-                if d.holds == "no IR":  # a header with no IR after it shows no state
-                    states.append("unknown")
-                    continue
-                other = nxt[d.index] if d.phase == "before" else prev[d.index]
-                if other < 0:
-                    states.append("unknown" if d.phase == "before" else "changed")
-                elif snap[other] != snap[d.index]:
-                    states.append("changed")
-                else:  # the same text; with its regions elided, that says nothing of them
-                    states.append("unknown" if self._regions_elided(d) else "unchanged")
-            self._states = states
+            self._states = [
+                _state(d, prev, nxt, lambda i, j: snap[i] == snap[j], self._regions_elided)
+                for d in self.dumps
+            ]
         return self._states
+
+    def change_state(self, dump: Dump | int) -> str:
+        """`change_states` of one Dump. Where the snapshots are not known yet, the Dump's
+        IR is compared with its neighbour's alone: the rest of the log is not read."""
+        d = self._dump(dump)
+        if self._states is not None:
+            return self._states[d.index]
+        prev, nxt = self._links()
+        return _state(d, prev, nxt, lambda i, j: self.same_ir(i, j), self._regions_elided)
+
+    def same_ir(self, a: Dump | int, b: Dump | int) -> bool:
+        """Whether two Dumps hold byte-identical IR: by their snapshots where known, else
+        compared in place."""
+        da, db = self._dump(a), self._dump(b)
+        if self._snap is not None:
+            return self._snap[da.index] == self._snap[db.index]
+        if self._streams and (da.log_id in self._streams or db.log_id in self._streams):
+            return self.raw(da) == self.raw(db)
+        return identical(da, db, self._data)
 
     def _regions_elided(self, d: Dump) -> bool:
         """Whether the Dump's IR ends in an op whose regions are elided (`{...}`, as MLIR's
@@ -301,3 +305,26 @@ class Timeline:
 
     def _dump(self, dump: Dump | int) -> Dump:
         return self.dumps[dump] if isinstance(dump, int) else dump
+
+
+def _state(
+    d: Dump,
+    prev: list[int],
+    nxt: list[int],
+    same: Callable[[int, int], bool],
+    elided: Callable[[Dump], bool],
+) -> str:
+    """`Timeline.change_states` of one Dump; `same(i, j)`: Dumps i and j hold the same IR;
+    `elided(d)`: d's IR is printed without its regions, so the same text says nothing of them."""
+    if d.phase == "start":
+        return "unknown"
+    if d.holds.startswith("diff of "):  # `-print-changed=diff` prints changes only
+        return "changed"
+    if d.holds == "no IR":  # a header with no IR after it shows no state
+        return "unknown"
+    other = nxt[d.index] if d.phase == "before" else prev[d.index]
+    if other < 0:
+        return "unknown" if d.phase == "before" else "changed"
+    if not same(other, d.index):
+        return "changed"
+    return "unknown" if elided(d) else "unchanged"

@@ -80,19 +80,19 @@ def payload_in_making(
     """`build_payload`'s payload, its `sync_check` perhaps still in the making on a second
     core (a `forked.Pending`, which `packing.auto_pack` takes when its turn comes, after
     writing and compressing the rest); a forked copy still at work is stopped on leaving."""
-    flags = timeline.changed_flags()  # before the fork: the forked copy finds them made
     if not sync_check:
-        yield _payload(timeline, flags, title, source, notes, {"dumps": {}})
+        yield _payload(timeline, timeline.changed_flags(), title, source, notes, {"dumps": {}})
         return
     store = answer_store(timeline.logs, "sync")
     signature = _checker_signature(timeline) if store is not None else ""
     kept = store.get(signature) if store is not None else None
     if _findings_of(kept, len(timeline.dumps)):  # a command before found them on this log
-        yield _payload(timeline, flags, title, source, notes, kept)
+        yield _payload(timeline, timeline.changed_flags(), title, source, notes, kept)
         return
-    # The checker reads only the few Dumps it checks: it runs on a second core meanwhile.
+    # The checker reads only the few Dumps it checks (not the whole log's snapshots, which
+    # the page needs): it runs on a second core meanwhile, from the start.
     with in_parallel(lambda: _sync_check(timeline, store, signature)) as checked:
-        yield _payload(timeline, flags, title, source, notes, checked)
+        yield _payload(timeline, timeline.changed_flags(), title, source, notes, checked)
 
 
 def _payload(

@@ -32,6 +32,7 @@ FILES = [
     "check_pointer_table.py",
     "check_libdevice.py",
     "check_device_memory.py",
+    "check_host_boundary.py",
 ]
 
 
@@ -138,6 +139,14 @@ def test_tensors_are_where_npu_code_expects_them(captured: dict[str, Any]) -> No
     runs = _runs(captured, "add_into")
     assert len(runs) == 2 and all(_complete(r) for r in runs)  # the refused one compiled too
     assert "refused: Pointer argument (at 1) cannot be accessed" in captured["text"]
+
+
+def test_results_cross_to_the_host_as_on_the_npu(captured: dict[str, Any]) -> None:
+    """A kernel's result compared on one device passes; one compared with a reference left
+    on the host, or turned to numpy without `.cpu()`, fails as on the NPU host."""
+    assert len(_passed(captured, "check_host_boundary.py::")) == 2
+    runs = _runs(captured, "scale_shift")
+    assert len(runs) == 1 and _complete(runs[0])  # both tests launch the same specialisation
 
 
 def test_an_op_the_cpu_lacks_for_bools_is_computed_wider() -> None:

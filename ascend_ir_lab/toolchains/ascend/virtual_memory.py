@@ -24,6 +24,8 @@ import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from ascend_ir_lab.toolchains.ascend import virtual_boundary as boundary
+
 __all__ = ["Memory", "active", "host_view", "unreachable_argument"]
 
 _ACTIVE: list[Memory] = []  # the virtual NPUs entered, innermost last
@@ -100,6 +102,13 @@ class Memory:
         if getattr(func, "__name__", "") in ("__get__", "__set__"):
             return self._attribute(func, args, kwargs, run)
         source = bool(args) and isinstance(args[0], torch.Tensor) and self.on_npu(args[0])
+        if source and boundary.numpy_refused(func, args, kwargs):
+            raise TypeError(boundary.NUMPY_REFUSAL)
+        if source and boundary.shown_on_npu(func):
+            return boundary.printed_on_npu(self.on_npu, run, func, args, kwargs)
+        mixed = boundary.mixed_devices(func, args, kwargs, self.on_npu)
+        if mixed:
+            raise RuntimeError(mixed)
         if func is getattr(torch.Tensor, "npu", None):
             return args[0] if source else self.mark(args[0].clone())
         target = self._moved_to(func, args, target)

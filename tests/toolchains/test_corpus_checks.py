@@ -98,9 +98,13 @@ def test_constexpr_objects_compile_as_their_values(captured: dict[str, Any]) -> 
 def test_bool_tensors_invert_and_divide_as_on_the_device(captured: dict[str, Any]) -> None:
     """`~x` on a bool tensor in the kernel (the interpreter had no all-ones bool) and torch's
     `bool // bool` for the reference (CPU torch has no bool floor division)."""
-    assert len(_passed(captured, "check_bool_ops.py::")) == 4
+    assert len(_passed(captured, "check_bool_ops.py::")) == 7
     runs = _runs(captured, "invert_mask") + _runs(captured, "floor_div")
     assert len(runs) == 4 and all(_complete(r) for r in runs)
+    # `not x` of a tensor is its invert, `a and b` / `a or b` their logical and / or, as
+    # compiled: the interpreter computed one Python bool for the whole block
+    runs = _runs(captured, "not_and_or")
+    assert len(runs) == 3 and all(_complete(r) for r in runs)
     assert not [f for f in captured["data"]["failures"] if "interpreter failed" in f]
 
 

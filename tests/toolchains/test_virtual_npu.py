@@ -412,3 +412,23 @@ def test_the_device_boundary_refuses_and_prints_as_torch_npu_does() -> None:
         assert x.view_as(torch.empty(2, 2)).shape == (2, 2) and host.to(x).is_npu
     assert repr(x) == "tensor([0., 1., 2., 3.])"  # outside, a CPU tensor again
     assert torch.allclose(x, host)
+
+
+def test_an_int_out_of_range_is_stored_wrapped_in_an_npu_tensor() -> None:
+    """As the suites' boundary-value tests set `int32_max + 1` into an int32 NPU tensor."""
+    import torch
+
+    with virtual_npu("Ascend910B3"):
+        x = torch.zeros(4, dtype=torch.int32, device="npu")
+        x[1] = torch.iinfo(torch.int32).max + 1
+        x[2] = -(2**31) - 2
+        x[3:].fill_(2**32 + 7)
+        assert x.tolist() == [0, -(2**31), 2**31 - 2, 7]
+        small = torch.zeros(2, dtype=torch.uint8, device="npu")
+        small[0] = 257
+        assert small.tolist() == [1, 0]
+        host = torch.zeros(2, dtype=torch.int32)
+        with pytest.raises(RuntimeError, match="without overflow"):
+            host[0] = 2**31  # a host tensor refuses it, as CPU torch does
+        with pytest.raises(TypeError):
+            x[0] = "a"  # anything else fails as before

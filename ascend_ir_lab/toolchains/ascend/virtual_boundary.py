@@ -12,7 +12,9 @@ what fails on an NPU host, and pass here only:
   and the ops that cross the boundary on purpose (`copy_`, `.to`, `.cpu()`, indexing with
   host indices, `*_as` of a shape) are left alone, as on the device;
 - `print(x)` / `repr(x)` / `f"{x}"` show `device='npu:0'`, as torch prints any tensor off the
-  default device.
+  default device;
+- a Python int out of an integer NPU tensor's range set into it (`x[i] = 2**31` of int32) is
+  stored wrapped, where CPU torch refuses it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["NUMPY_REFUSAL", "mixed_devices", "numpy_refused", "printed_on_npu", "shown_on_npu"]
+__all__ = [
+    "NUMPY_REFUSAL", "mixed_devices", "numpy_refused", "printed_on_npu", "scalar_wrapped",
+    "shown_on_npu",
+]  # fmt: skip
 
 NUMPY_REFUSAL = (
     "can't convert npu:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "
@@ -115,3 +120,37 @@ def _tensors(values: Iterable[Any]) -> Iterable[Any]:
         for item in value if isinstance(value, (tuple, list)) else (value,):
             if isinstance(item, torch.Tensor):
                 yield item
+
+
+_WRAPS = ("__setitem__", "fill_", "index_fill_", "masked_fill_")
+
+
+def scalar_wrapped(func: Any, args: Sequence[Any], exc: Exception) -> tuple[Any, ...] | None:
+    """`args` of an integer tensor's `x[i] = v` / `x.fill_(v)` whose Python int `v` is out of
+    the type's range, with `v` wrapped to it (two's complement) as torch_npu converts the
+    scalar; else None. CPU torch refuses it ("value cannot be converted to type int without
+    overflow"), where the NPU stores it (suites set `int32_max + 1` into an int32 tensor)."""
+    import torch
+
+    tensor = args[0] if args else None
+    if (
+        "without overflow" not in str(exc)
+        or getattr(func, "__name__", "") not in _WRAPS
+        or not isinstance(tensor, torch.Tensor)
+        or tensor.dtype.is_floating_point
+        or tensor.dtype.is_complex
+        or tensor.dtype == torch.bool
+    ):
+        return None
+    bits = torch.iinfo(tensor.dtype).bits
+    signed = torch.iinfo(tensor.dtype).min < 0
+
+    def wrap(value: Any) -> Any:
+        if type(value) is not int:
+            return value
+        value &= (1 << bits) - 1
+        return value - (1 << bits) if signed and value >> (bits - 1) else value
+
+    wrapped = (tensor, *(wrap(a) for a in args[1:]))
+    changed = any(type(a) is int and a != b for a, b in zip(args[1:], wrapped[1:], strict=True))
+    return wrapped if changed else None

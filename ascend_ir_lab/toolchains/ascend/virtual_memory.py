@@ -112,7 +112,13 @@ class Memory:
         if func is getattr(torch.Tensor, "npu", None):
             return args[0] if source else self.mark(args[0].clone())
         target = self._moved_to(func, args, target)
-        out = run(*args, **kwargs)
+        try:
+            out = run(*args, **kwargs)
+        except RuntimeError as exc:  # an int out of an NPU tensor's range, stored wrapped
+            wrapped = boundary.scalar_wrapped(func, args, exc) if source else None
+            if wrapped is None:
+                raise
+            out = run(*wrapped, **kwargs)
         if args and out is args[0]:
             if func not in (torch.Tensor.cpu, torch.Tensor.to) or not target:
                 return out  # in place (`copy_`, `add_`), `.contiguous()`: where it was

@@ -390,11 +390,17 @@ def test_the_device_boundary_refuses_and_prints_as_torch_npu_does() -> None:
         assert str(torch.zeros(2, 2, dtype=torch.int32, device="npu")) == (
             "tensor([[0, 0],\n        [0, 0]], device='npu:0', dtype=torch.int32)"
         )
-        assert f"{x}" == repr(x) and f"{x[1]:.1f}" == "1.0" and repr(host) == "tensor([0., 1., 2., 3.])"
+        assert (
+            f"{x}" == repr(x)
+            and f"{x[1]:.1f}" == "1.0"
+            and repr(host) == "tensor([0., 1., 2., 3.])"
+        )
         assert "device='npu:0', requires_grad=True" in repr(torch.nn.Parameter(x.clone()))
         refused = [lambda: x.numpy(), lambda: np.asarray(x), lambda: x.detach().numpy()]
         for convert in refused:
-            with pytest.raises(TypeError, match=r"^can't convert npu:0 device type tensor to numpy"):
+            with pytest.raises(
+                TypeError, match=r"^can't convert npu:0 device type tensor to numpy"
+            ):
                 convert()
         mixed = [lambda: torch.allclose(x, host), lambda: x - host, lambda: host == x,
                  lambda: torch.cat([x, host]), lambda: torch.equal(x, host)]  # fmt: skip

@@ -59,7 +59,7 @@ def _helper(name: str) -> ast.expr:
 
 
 def _transformer(base: type) -> Any:
-    class Operators(base):  # type: ignore[misc, valid-type]  # the interpreter's own class
+    class Operators(base):  # type: ignore[misc]  # the interpreter's own class
         def visit_Assign(self, node: ast.Assign) -> ast.AST:
             node.value = self.visit(node.value)  # the interpreter's own visit skips it
             return super().visit_Assign(node)  # type: ignore[no-any-return]

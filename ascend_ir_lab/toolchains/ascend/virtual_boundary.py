@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 __all__ = [
-    "NUMPY_REFUSAL", "mixed_devices", "numpy_refused", "printed_on_npu", "scalar_wrapped",
-    "shown_on_npu",
+    "NUMPY_REFUSAL", "crossing", "mixed_devices", "numpy_refused", "printed_on_npu", "ran",
+    "scalar_wrapped", "shown_on_npu",
 ]  # fmt: skip
 
 NUMPY_REFUSAL = (
@@ -39,6 +39,38 @@ _CROSSING = frozenset(
     "expand_as reshape_as new_tensor __get__ __set__ __repr__ __format__ __deepcopy__ "
     "__reduce_ex__ __setstate__ data_ptr untyped_storage is_set_to is_same_size".split()
 )
+
+
+def crossing(
+    func: Any, args: Sequence[Any], kwargs: Mapping[str, Any], source: bool,
+    on_npu: Callable[[Any], bool], run: Callable[..., Any],
+) -> tuple[bool, Any]:  # fmt: skip
+    """The call `func(*args, **kwargs)` at the boundary (`source`: args[0] is an NPU tensor):
+    torch's error where the NPU refuses it, raised; (True, its result) where the boundary
+    gives it (a print of an NPU tensor); else (False, None), the call to be run."""
+    if source and numpy_refused(func, args, kwargs):
+        raise TypeError(NUMPY_REFUSAL)
+    if source and shown_on_npu(func):
+        return True, printed_on_npu(on_npu, run, func, args, kwargs)
+    mixed = mixed_devices(func, args, kwargs, on_npu)
+    if mixed:
+        raise RuntimeError(mixed)
+    return False, None
+
+
+def ran(
+    func: Any, args: Sequence[Any], kwargs: Mapping[str, Any], source: bool,
+    run: Callable[..., Any],
+) -> Any:  # fmt: skip
+    """`run(*args, **kwargs)`; where CPU torch refuses an int out of an NPU tensor's range,
+    the same call with it wrapped (`scalar_wrapped`)."""
+    try:
+        return run(*args, **kwargs)
+    except RuntimeError as exc:
+        wrapped = scalar_wrapped(func, args, exc) if source else None
+        if wrapped is None:
+            raise
+        return run(*wrapped, **kwargs)
 
 
 def numpy_refused(func: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> bool:

@@ -102,23 +102,13 @@ class Memory:
         if getattr(func, "__name__", "") in ("__get__", "__set__"):
             return self._attribute(func, args, kwargs, run)
         source = bool(args) and isinstance(args[0], torch.Tensor) and self.on_npu(args[0])
-        if source and boundary.numpy_refused(func, args, kwargs):
-            raise TypeError(boundary.NUMPY_REFUSAL)
-        if source and boundary.shown_on_npu(func):
-            return boundary.printed_on_npu(self.on_npu, run, func, args, kwargs)
-        mixed = boundary.mixed_devices(func, args, kwargs, self.on_npu)
-        if mixed:
-            raise RuntimeError(mixed)
+        decided, value = boundary.crossing(func, args, kwargs, source, self.on_npu, run)
+        if decided:  # a print of an NPU tensor
+            return value
         if func is getattr(torch.Tensor, "npu", None):
             return args[0] if source else self.mark(args[0].clone())
         target = self._moved_to(func, args, target)
-        try:
-            out = run(*args, **kwargs)
-        except RuntimeError as exc:  # an int out of an NPU tensor's range, stored wrapped
-            wrapped = boundary.scalar_wrapped(func, args, exc) if source else None
-            if wrapped is None:
-                raise
-            out = run(*wrapped, **kwargs)
+        out = boundary.ran(func, args, kwargs, source, run)
         if args and out is args[0]:
             if func not in (torch.Tensor.cpu, torch.Tensor.to) or not target:
                 return out  # in place (`copy_`, `add_`), `.contiguous()`: where it was

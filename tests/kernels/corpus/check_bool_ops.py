@@ -44,7 +44,7 @@ def not_and_or(in_ptr, out_ptr, flags_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     keep = offs < n
     x = tl.load(in_ptr + offs, keep)
-    flipped = not(x)
+    flipped = not (x)
     tl.store(out_ptr + offs, flipped, keep)
     even_low = (offs % 2 == 0) and (offs < n // 2) or (offs == n - 1)
     tl.store(flags_ptr + offs, even_low.to(tl.int8), keep)

@@ -32,6 +32,7 @@ FILES = [
     "check_pointer_table.py",
     "check_libdevice.py",
     "check_device_memory.py",
+    "check_host_boundary.py",
 ]
 
 
@@ -97,9 +98,13 @@ def test_constexpr_objects_compile_as_their_values(captured: dict[str, Any]) -> 
 def test_bool_tensors_invert_and_divide_as_on_the_device(captured: dict[str, Any]) -> None:
     """`~x` on a bool tensor in the kernel (the interpreter had no all-ones bool) and torch's
     `bool // bool` for the reference (CPU torch has no bool floor division)."""
-    assert len(_passed(captured, "check_bool_ops.py::")) == 4
+    assert len(_passed(captured, "check_bool_ops.py::")) == 7
     runs = _runs(captured, "invert_mask") + _runs(captured, "floor_div")
     assert len(runs) == 4 and all(_complete(r) for r in runs)
+    # `not x` of a tensor is its invert, `a and b` / `a or b` their logical and / or, as
+    # compiled: the interpreter computed one Python bool for the whole block
+    runs = _runs(captured, "not_and_or")
+    assert len(runs) == 3 and all(_complete(r) for r in runs)
     assert not [f for f in captured["data"]["failures"] if "interpreter failed" in f]
 
 
@@ -138,6 +143,14 @@ def test_tensors_are_where_npu_code_expects_them(captured: dict[str, Any]) -> No
     runs = _runs(captured, "add_into")
     assert len(runs) == 2 and all(_complete(r) for r in runs)  # the refused one compiled too
     assert "refused: Pointer argument (at 1) cannot be accessed" in captured["text"]
+
+
+def test_results_cross_to_the_host_as_on_the_npu(captured: dict[str, Any]) -> None:
+    """A kernel's result compared on one device passes; one compared with a reference left
+    on the host, or turned to numpy without `.cpu()`, fails as on the NPU host."""
+    assert len(_passed(captured, "check_host_boundary.py::")) == 2
+    runs = _runs(captured, "scale_shift")
+    assert len(runs) == 1 and _complete(runs[0])  # both tests launch the same specialisation
 
 
 def test_an_op_the_cpu_lacks_for_bools_is_computed_wider() -> None:

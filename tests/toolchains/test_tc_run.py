@@ -70,3 +70,24 @@ def test_status_codes_are_the_documented_ones() -> None:
     assert status_record("ir-complete-no-binary")["text"].startswith("IR complete, no binary")
     with pytest.raises(ValueError, match="unknown status code 'crashed'"):
         status_record("crashed")
+
+
+def test_fresh_folders_number_on_and_never_reuse_a_run(tmp_path: Path) -> None:
+    """A suite's many Runs of one kernel: each a new folder, numbered on from the last one
+    (one try each), a name taken by someone else skipped, an emptied folder started over."""
+    import os
+    import shutil
+
+    from ascend_ir_lab.toolchains.common.launch import fresh_folder
+
+    made = [fresh_folder("add_kernel", tmp_path).name for _ in range(3)]
+    assert made == ["add_kernel", "add_kernel-2", "add_kernel-3"]
+    (tmp_path / "add_kernel-4").mkdir()  # another process's Run
+    assert fresh_folder("add_kernel", tmp_path).name == "add_kernel-5"
+    shutil.rmtree(tmp_path / "add_kernel-2")  # a gap left behind stays free: no Run is reused
+    assert fresh_folder("add_kernel", tmp_path).name == "add_kernel-6"
+    assert os.listdir(tmp_path / "add_kernel-6") == []
+    for child in tmp_path.iterdir():
+        shutil.rmtree(child)
+    assert fresh_folder("add_kernel", tmp_path).name == "add_kernel"
+    assert fresh_folder("other", tmp_path).name == "other"

@@ -375,3 +375,66 @@ def test_a_launch_is_refused_only_where_it_mixes_host_and_npu_tensors() -> None:
         assert refusal == "Pointer argument (at 1) cannot be accessed from Triton (cpu tensor?)"
         empty = torch.empty(0)  # no address: passed as a null pointer, as the launcher does
         assert virtual_memory.unreachable_argument(copy, (npu, empty), {}) is None
+
+
+def test_the_device_boundary_refuses_and_prints_as_torch_npu_does() -> None:
+    """What an NPU host refuses is refused (a script passing here only is a trap); what it
+    allows works; an NPU tensor prints with `device='npu:0'` where torch puts it."""
+    import numpy as np
+    import torch
+
+    host = torch.arange(4.0)
+    with virtual_npu("Ascend910B3"):
+        x = host.npu()
+        assert repr(x) == "tensor([0., 1., 2., 3.], device='npu:0')"
+        assert str(torch.zeros(2, 2, dtype=torch.int32, device="npu")) == (
+            "tensor([[0, 0],\n        [0, 0]], device='npu:0', dtype=torch.int32)"
+        )
+        assert (
+            f"{x}" == repr(x)
+            and f"{x[1]:.1f}" == "1.0"
+            and repr(host) == "tensor([0., 1., 2., 3.])"
+        )
+        assert "device='npu:0', requires_grad=True" in repr(torch.nn.Parameter(x.clone()))
+        refused = [lambda: x.numpy(), lambda: np.asarray(x), lambda: x.detach().numpy()]
+        for convert in refused:
+            with pytest.raises(
+                TypeError, match=r"^can't convert npu:0 device type tensor to numpy"
+            ):
+                convert()
+        mixed = [lambda: torch.allclose(x, host), lambda: x - host, lambda: host == x,
+                 lambda: torch.cat([x, host]), lambda: torch.equal(x, host)]  # fmt: skip
+        for op in mixed:
+            with pytest.raises(RuntimeError, match=r"same device, but found at least two devices"):
+                op()
+        with pytest.raises(RuntimeError, match=r"devices, cpu and npu:0!$"):
+            torch.maximum(host, x)
+        # allowed on the device: copies, a host scalar, host indices, a forced numpy copy
+        assert x.numpy(force=True).tolist() == x.cpu().numpy().tolist() == [0.0, 1.0, 2.0, 3.0]
+        assert (x * torch.tensor(2.0)).is_npu and x[torch.tensor([0, 2])].tolist() == [0.0, 2.0]
+        x[torch.tensor([1])] = torch.tensor([9.0])
+        x.copy_(host)
+        assert torch.allclose(x, host.npu()) and torch.allclose(x.cpu(), host)
+        assert x.view_as(torch.empty(2, 2)).shape == (2, 2) and host.to(x).is_npu
+    assert repr(x) == "tensor([0., 1., 2., 3.])"  # outside, a CPU tensor again
+    assert torch.allclose(x, host)
+
+
+def test_an_int_out_of_range_is_stored_wrapped_in_an_npu_tensor() -> None:
+    """As the suites' boundary-value tests set `int32_max + 1` into an int32 NPU tensor."""
+    import torch
+
+    with virtual_npu("Ascend910B3"):
+        x = torch.zeros(4, dtype=torch.int32, device="npu")
+        x[1] = torch.iinfo(torch.int32).max + 1
+        x[2] = -(2**31) - 2
+        x[3:].fill_(2**32 + 7)
+        assert x.tolist() == [0, -(2**31), 2**31 - 2, 7]
+        small = torch.zeros(2, dtype=torch.uint8, device="npu")
+        small[0] = 257
+        assert small.tolist() == [1, 0]
+        host = torch.zeros(2, dtype=torch.int32)
+        with pytest.raises(RuntimeError, match="without overflow"):
+            host[0] = 2**31  # a host tensor refuses it, as CPU torch does
+        with pytest.raises(TypeError):
+            x[0] = "a"  # anything else fails as before

@@ -234,9 +234,12 @@ def _interpreter_fixed() -> Iterator[None]:
       leaves the computation; fp32 -> bf16 casts round to nearest even.
     - Values keep the types Triton gives them (`interpret_types`): sums and scans of small
       integers, and `tl.sort`/`tl.topk`.
+    - `not`, `and`, `or` of tensors compute as compiled (`interpret_syntax`), not as one
+      Python bool for the whole block.
     """
     from triton.runtime import interpreter
 
+    from ascend_ir_lab.toolchains.ascend.interpret_syntax import tensor_operators
     from ascend_ir_lab.toolchains.ascend.interpret_types import types_kept
 
     original_patch = interpreter._patch_lang_tensor
@@ -247,7 +250,7 @@ def _interpreter_fixed() -> Iterator[None]:
 
     interpreter._patch_lang_tensor = patch
     try:
-        with types_kept():
+        with types_kept(), tensor_operators():
             yield
     finally:
         interpreter._patch_lang_tensor = original_patch

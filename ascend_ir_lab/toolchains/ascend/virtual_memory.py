@@ -24,6 +24,8 @@ import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from ascend_ir_lab.toolchains.ascend import virtual_boundary as boundary
+
 __all__ = ["Memory", "active", "host_view", "unreachable_argument"]
 
 _ACTIVE: list[Memory] = []  # the virtual NPUs entered, innermost last
@@ -100,10 +102,13 @@ class Memory:
         if getattr(func, "__name__", "") in ("__get__", "__set__"):
             return self._attribute(func, args, kwargs, run)
         source = bool(args) and isinstance(args[0], torch.Tensor) and self.on_npu(args[0])
+        decided, value = boundary.crossing(func, args, kwargs, source, self.on_npu, run)
+        if decided:  # a print of an NPU tensor
+            return value
         if func is getattr(torch.Tensor, "npu", None):
             return args[0] if source else self.mark(args[0].clone())
         target = self._moved_to(func, args, target)
-        out = run(*args, **kwargs)
+        out = boundary.ran(func, args, kwargs, source, run)
         if args and out is args[0]:
             if func not in (torch.Tensor.cpu, torch.Tensor.to) or not target:
                 return out  # in place (`copy_`, `add_`), `.contiguous()`: where it was

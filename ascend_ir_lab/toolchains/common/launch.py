@@ -98,14 +98,29 @@ def fresh_folder(name: str, root: str | os.PathLike[str] | None = None) -> Path:
         return prepare_folder(name, None)
     base, name = Path(root), safe_name(name)
     base.mkdir(parents=True, exist_ok=True)
-    for n in range(1, 10_000):
-        path = base / (name if n == 1 else f"{name}-{n}")
+    # the number after the last one this process made there: a suite's hundreds of Runs of
+    # one kernel each try one name, not every name taken before (quadratic in the Runs)
+    key = (str(base.resolve()), name)
+    start = _NEXT.get(key, 1)
+    if start > 1 and not _numbered(base, name, start - 1).exists():
+        start = 1  # the folder was emptied since: its first name is free again
+    for n in range(start, _MOST + 1):
+        path = _numbered(base, name, n)
         try:
             path.mkdir()
-            return path
         except FileExistsError:
             continue
+        _NEXT[key] = n + 1
+        return path
     raise InputError(f"{base}: too many Runs called {name!r}")
+
+
+def _numbered(base: Path, name: str, n: int) -> Path:
+    return base / (name if n == 1 else f"{name}-{n}")
+
+
+_MOST = 9_999  # Runs of one name in one folder
+_NEXT: dict[tuple[str, str], int] = {}  # (folder, name) -> the number to try first
 
 
 def compile_watched(

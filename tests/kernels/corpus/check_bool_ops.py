@@ -37,3 +37,25 @@ def test_floor_div(dtype):
     out = torch.empty_like(a)
     floor_div[1, 1, 1](out, a, b, 64)
     check(dtype, out, a // b)
+
+
+@triton.jit
+def not_and_or(in_ptr, out_ptr, flags_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    keep = offs < n
+    x = tl.load(in_ptr + offs, keep)
+    flipped = not (x)
+    tl.store(out_ptr + offs, flipped, keep)
+    even_low = (offs % 2 == 0) and (offs < n // 2) or (offs == n - 1)
+    tl.store(flags_ptr + offs, even_low.to(tl.int8), keep)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "bool"])
+def test_not_and_or(dtype):
+    x = make((300,), dtype)
+    out, flags = torch.empty_like(x), torch.zeros(300, dtype=torch.int8).npu()
+    not_and_or[(3, 1, 1)](x, out, flags, x.numel(), BLOCK=128)
+    check(dtype, out, torch.bitwise_not(x))
+    offs = torch.arange(300).npu()
+    expected = ((offs % 2 == 0) & (offs < 150)) | (offs == 299)
+    check("int8", flags, expected.to(torch.int8))

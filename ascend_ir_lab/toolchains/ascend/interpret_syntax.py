@@ -1,0 +1,110 @@
+"""`not`, `and` and `or` on tensors in interpreted kernels, as Triton compiles them.
+
+Triton's compiler reads a kernel's `not x` as `x.__not__()` and `a and b` / `a or b` as
+`a.logical_and(b)` / `a.logical_or(b)` where a side is a tensor (triton-ascend's `not_` of an
+integer tensor is its bitwise invert, as `torch.bitwise_not` computes it). Triton 3.2's
+interpreter runs the kernel as Python, where `not x` of a tensor is `not bool(x)`: one
+Python bool for the whole block, stored as 0 or 1 everywhere, silently (plain
+`TRITON_INTERPRET=1` computes the same wrong values). For the block, the interpreter's
+rewrite of a kernel's source also turns these operators into calls that do what the
+compiler does on tensors, and what Python does on anything else (short-circuit included).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+__all__ = ["tensor_operators"]
+
+_HELPERS = {"not": "_ascend_ir_lab_not", "and": "_ascend_ir_lab_and", "or": "_ascend_ir_lab_or"}
+
+
+def _is_tensor(value: Any) -> bool:
+    import triton.language as tl
+
+    return isinstance(value, tl.core.tensor)
+
+
+def _not(value: Any) -> Any:
+    return value.__not__() if _is_tensor(value) else not value
+
+
+def _and(left: Any, right: Callable[[], Any]) -> Any:
+    if not _is_tensor(left) and not left:
+        return left  # Python's short-circuit: the right side is not evaluated
+    value = right()
+    if _is_tensor(left):
+        return left.logical_and(value)
+    return value.logical_and(left) if _is_tensor(value) else value
+
+
+def _or(left: Any, right: Callable[[], Any]) -> Any:
+    if not _is_tensor(left) and left:
+        return left
+    value = right()
+    if _is_tensor(left):
+        return left.logical_or(value)
+    return value.logical_or(left) if _is_tensor(value) else value
+
+
+def _helper(name: str) -> ast.expr:
+    """`triton.language.core.<helper>`: a name the interpreter's rewritten code can reach."""
+    node: ast.expr = ast.Name(id="triton", ctx=ast.Load())
+    for attr in ("language", "core", _HELPERS[name]):
+        node = ast.Attribute(value=node, attr=attr, ctx=ast.Load())
+    return node
+
+
+def _transformer(base: type) -> Any:
+    class Operators(base):  # type: ignore[misc]  # the interpreter's own class
+        def visit_Assign(self, node: ast.Assign) -> ast.AST:
+            node.value = self.visit(node.value)  # the interpreter's own visit skips it
+            return super().visit_Assign(node)  # type: ignore[no-any-return]
+
+        def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+            self.generic_visit(node)
+            if not isinstance(node.op, ast.Not):
+                return node
+            return ast.copy_location(
+                ast.Call(func=_helper("not"), args=[node.operand], keywords=[]), node
+            )
+
+        def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+            self.generic_visit(node)
+            name = "and" if isinstance(node.op, ast.And) else "or"
+            result = node.values[0]
+            for right in node.values[1:]:  # `a and b and c` as `(a and b) and c`
+                later = ast.Lambda(
+                    args=ast.arguments(
+                        posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]
+                    ),
+                    body=right,
+                )
+                result = ast.Call(func=_helper(name), args=[result, later], keywords=[])
+            return ast.copy_location(result, node)
+
+    return Operators()
+
+
+@contextlib.contextmanager
+def tensor_operators() -> Iterator[None]:
+    """For the block, interpreted kernels compute `not`/`and`/`or` of tensors as compiled.
+    The helpers are set on `triton.language.core`, whose names the caller restores."""
+    import triton.language as tl
+    from triton.runtime import interpreter
+
+    rewriter = getattr(interpreter, "FunctionRewriter", None)
+    if rewriter is None:  # another interpreter: left as it is
+        yield
+        return
+    before = rewriter.ast_transformer
+    for name, helper in zip(_HELPERS.values(), (_not, _and, _or), strict=True):
+        setattr(tl.core, name, helper)
+    rewriter.ast_transformer = _transformer(type(before))
+    try:
+        yield
+    finally:
+        rewriter.ast_transformer = before

@@ -130,17 +130,38 @@ def cr_lines(data: bytes, *, whole: bool = False) -> bytes | None:
         [(0, size)] if whole or size <= 2 * _CR_LOOK else [(0, _CR_LOOK), (size - _CR_LOOK, size)]
     )
     for lo, hi in spans:
-        if data.find(b"\r", lo, hi) < 0:
-            continue
-        for m in _LONE_CR.finditer(data, lo, hi):
-            cr = m.start()
-            line = max(data.rfind(b"\n", 0, cr), data.rfind(b"\r", max(cr - 4096, 0), cr)) + 1
-            if b"Dump" in data[line:cr] and next(find_headers(data[line:cr] + b"\n"), None):
-                return _LONE_CR.sub(b"\n", data)
+        if data.find(b"\r", lo, hi) >= 0 and _cr_header(data, lo, hi):
+            return _LONE_CR.sub(b"\n", data)
     return None
 
 
 _CR_LOOK = 1 << 20
+_CR_LINES = 100_000  # lines of `Dump` looked at, at most
+_CR_HEADERS = 1000  # of those, lines that end in a lone CR looked at for a header, at most
+
+
+def _cr_header(data: bytes, lo: int, hi: int) -> bool:
+    """Whether a header line in [lo, hi) ends in a carriage return alone. Each line of
+    `Dump` is looked at once, the first _CR_LINES of them at most, a header looked for in
+    _CR_HEADERS of those that end so at most (one look back per CR read a log of CRs
+    alone once per CR: hours for a few MB)."""
+    at, begun = data.find(b"Dump", lo, hi), max(lo - 4096, 0)  # begun: no line end before
+    lines = looks = 0
+    while at >= 0 and lines < _CR_LINES and looks < _CR_HEADERS:
+        cr = data.find(b"\r", at, hi)
+        if cr < 0:
+            return False
+        nl = data.find(b"\n", at, cr)
+        if nl < 0 and _LONE_CR.match(data, cr):
+            start = max(data.rfind(b"\n", begun, at), data.rfind(b"\r", begun, at)) + 1
+            line = data[max(start, begun) : cr]
+            looks += 1
+            if b"IR " in line and next(find_headers(line + b"\n"), None):
+                return True
+        begun = (nl if nl >= 0 else cr) + 1
+        at = data.find(b"Dump", begun, hi)
+        lines += 1
+    return False  # so many lines of `Dump`, none a header ending so: no log of CR lines
 
 
 class LogBuilder:

@@ -53,7 +53,10 @@ def _kept_name(folder: Path, path: Path) -> Path | None:
         return None
     import hashlib  # only for a compressed log: start-up stays small
 
+    # the change time too: a file rewritten in place keeps its inode and size, and can be
+    # given back its old modification time (`cp -p`, `tar`, `rsync -t`); never its ctime
     identity = f"{where}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}"
+    identity += f"\0{st.st_ctime_ns}"
     return folder / (hashlib.sha256(identity.encode()).hexdigest()[:40] + ".log")
 
 

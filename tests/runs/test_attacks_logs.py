@@ -4,12 +4,20 @@ line (or the log as it is now) and leave the user's files and streams as they we
 
 from __future__ import annotations
 
+import gzip
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from ascend_ir_lab.cli import main
+from ascend_ir_lab.dumps import open_timeline
 from tests.conftest import Hung
+from tests.runs.hostile import BASE
+from tests.runs.hostile import LOG as STAGE_LOG
+
+LOG = BASE / STAGE_LOG
 
 
 def _error(capsys: pytest.CaptureFixture[str], command: str) -> str:
@@ -34,3 +42,23 @@ def test_a_log_of_carriage_returns_alone_is_one_line_not_hours(
     log.write_bytes(line * 900 + header)  # a header after them is still found
     assert main(["inspect", str(log)]) == 0
     assert "1 dumps" in capsys.readouterr().out
+
+
+def test_a_compressed_log_rewritten_in_place_is_never_read_from_its_kept_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    text = LOG.read_bytes()
+    changed = text.replace(b"IR Dump After ", b"IR Dump After Z", 1)[:-1]  # the same length
+    old, new = (gzip.compress(t, compresslevel=0, mtime=0) for t in (text, changed))
+    assert len(new) == len(old)  # stored blocks: a length of the text's alone
+    gz = tmp_path / "x.log.gz"
+    gz.write_bytes(old)
+    st = gz.stat()
+    assert open_timeline(str(gz)).dumps[0].pass_name.startswith("Con")  # kept decompressed
+    with gz.open("r+b") as f:  # `cp` over it, or a sync tool: same inode, same size
+        f.write(new)
+    os.utime(gz, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the date it had (`cp -p`, `tar`)
+    assert gz.stat().st_ino == st.st_ino
+    assert open_timeline(str(gz)).dumps[0].pass_name.startswith("ZCon")

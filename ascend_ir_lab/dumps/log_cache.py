@@ -2,8 +2,8 @@
 
 A `.log.zst` or `.gz` is decompressed the first time it is opened into a private cache
 folder (`<tmp>/ascend-ir-lab-<uid>-logs`, mode 0700, ours, or no cache at all), named after
-the compressed file's identity (device, inode, size, modification time, path): a file
-changed or replaced since gets a new name, and a name is only ever a complete file (written
+the compressed file's identity (device, inode, size, modification and change times, path):
+a file changed or replaced since gets a new name, and a name is only ever a complete file (written
 aside, then renamed). Later opens read the kept file as a plain log of its size is read
 (whole, or mapped when large), with no decompressor at all; the least recently opened files
 go first once the folder holds more than CACHE_BYTES. A log whose reading raised warnings

@@ -7,7 +7,8 @@ a file changed or replaced since gets a new name, and a name is only ever a comp
 aside, then renamed). Later opens read the kept file as a plain log of its size is read
 (whole, or mapped when large), with no decompressor at all; the least recently opened files
 go first once the folder holds more than CACHE_BYTES. A log whose reading raised warnings
-(truncated, no seek table) is not kept.
+(truncated, no seek table) is not kept, nor one larger than the cache (a 20 MB `.gz` of
+20 GB would stay behind, the cache's one file).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def read_compressed(path: Path, opener: Callable[[Path], BlockText], limit: int)
         if found is not None:
             return found
     text = opener(path)
-    if kept is None or text.warnings:
+    if kept is None or text.warnings or len(text) > CACHE_BYTES:  # larger: it would stay
         return small_whole(text, limit)
     return _fill(text, kept, limit) or small_whole(text, limit)
 

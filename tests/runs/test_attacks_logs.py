@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ascend_ir_lab.cli import main
-from ascend_ir_lab.dumps import open_timeline
+from ascend_ir_lab.dumps import log_cache, open_timeline
 from tests.conftest import Hung
 from tests.runs.hostile import BASE
 from tests.runs.hostile import LOG as STAGE_LOG
@@ -62,3 +62,17 @@ def test_a_compressed_log_rewritten_in_place_is_never_read_from_its_kept_copy(
     os.utime(gz, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the date it had (`cp -p`, `tar`)
     assert gz.stat().st_ino == st.st_ino
     assert open_timeline(str(gz)).dumps[0].pass_name.startswith("ZCon")
+
+
+def test_a_compressed_log_larger_than_the_cache_leaves_nothing_in_the_temp_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    monkeypatch.setattr(log_cache, "CACHE_BYTES", 1 << 20)  # the bound, made small here
+    (tmp_path / "tmp").mkdir()
+    bomb = tmp_path / "bomb.log.gz"  # 8 MB of text in 8 KB: as 20 GB in 20 MB would be
+    bomb.write_bytes(gzip.compress(LOG.read_bytes() + b" " * (8 << 20)))
+    assert main(["inspect", str(bomb)]) == 0
+    assert "dumps" in capsys.readouterr().out
+    left = [p for p in (tmp_path / "tmp").rglob("*") if p.is_file()]
+    assert left == [], "a decompressed log over the cache's bound stayed behind"

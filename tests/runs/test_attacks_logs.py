@@ -76,3 +76,32 @@ def test_a_compressed_log_larger_than_the_cache_leaves_nothing_in_the_temp_folde
     assert "dumps" in capsys.readouterr().out
     left = [p for p in (tmp_path / "tmp").rglob("*") if p.is_file()]
     assert left == [], "a decompressed log over the cache's bound stayed behind"
+
+
+_QUOTED = """// -----// IR Dump After P0 (p0) //----- //
+module {
+  func.func @"kernel v2"(%arg0: i32) {
+    hivm.hir.set_flag[<PIPE_V>, <PIPE_MTE2>, <EVENT_ID0>]
+    return
+  }
+}
+
+// -----// IR Dump After P1 (p1) //----- //
+hivm.hir.set_flag[<PIPE_V>, <PIPE_MTE2>, <EVENT_ID0>]
+hivm.hir.wait_flag[<PIPE_V>, <PIPE_MTE2>, <EVENT_ID0>]
+
+"""
+
+
+def test_a_function_of_a_quoted_name_or_none_at_all_is_checked_not_a_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "quoted.log"  # MLIR prints a symbol of other characters quoted
+    log.write_text(_QUOTED)
+    assert main(["sync", str(log), "0", "--check"]) == 1  # 1: a finding; the name unread: 2
+    out = capsys.readouterr()
+    assert 'sync check of @"kernel v2": 1 definite' in out.out and "error" not in out.err
+    assert main(["sync", str(log), "1", "--check"]) == 0  # no function: zip(strict) raised
+    assert "sync check of no function" in capsys.readouterr().out
+    assert main(["html", str(log), "-o", str(tmp_path / "p.html")]) == 0
+    assert "error" not in capsys.readouterr().err

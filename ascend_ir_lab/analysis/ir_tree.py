@@ -18,7 +18,8 @@ from ascend_ir_lab.analysis.loc_strip import strip_loc
 
 __all__ = ["Buffer", "Function", "Node", "functions", "value_set"]
 
-_FUNC = re.compile(r"^(\s*)func\.func\s+(?:\w+\s+)*@([\w$.-]+)\s*\((.*)$")
+# the symbol bare (`@k`) or quoted (`@"kernel v2"`, as MLIR prints a name of other characters)
+_FUNC = re.compile(r'^(\s*)func\.func\s+(?:\w+\s+)*@([\w$.-]+|"(?:[^"\\]|\\.)*")\s*\((.*)$')
 _DEF = re.compile(r"^\s*(%[\w$.-]+)(?::\d+)?((?:\s*,\s*%[\w$.-]+(?::\d+)?)*)\s*=\s*(.*)$")
 _ARG = re.compile(r"(%[\w$.-]+)\s*:\s*(memref<[^>]*(?:<[^>]*>[^>]*)*>|[\w.]+)")
 _CONST = re.compile(r"^arith\.constant\s+(-?\d+|true|false)\b")

@@ -33,7 +33,7 @@ def _ops(
 def cross_core(lines: Sequence[str], fns: Sequence[Function]) -> tuple[list[Finding], list[int]]:
     """Findings for block waits no set in the module may satisfy, and sets no wait takes;
     also the lines of every block-sync op."""
-    ends = [f.line for f in fns[1:]] + [len(lines)]
+    ends = [f.line for f in fns[1:]] + [len(lines)] if fns else []  # none: no ops either
     per_fn = {fn.name: _ops(lines, fn, end) for fn, end in zip(fns, ends, strict=True)}
     every = [o for ops in per_fn.values() for o in ops]
     findings = []

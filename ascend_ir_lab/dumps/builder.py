@@ -134,27 +134,50 @@ def cr_lines(data: bytes, *, whole: bool = False) -> bytes | None:
         [(0, size)] if whole or size <= 2 * _CR_LOOK else [(0, _CR_LOOK), (size - _CR_LOOK, size)]
     )
     for lo, hi in spans:
-        if data.find(b"\r", lo, hi) < 0:
-            continue
-        for m in _LF_CR.finditer(data, lo, hi):
-            if _ends_header(data, m.start()):
-                return re.sub(rb"\n\r", b"\r\n", data)
-        for m in _LONE_CR.finditer(data, lo, hi):
-            if _ends_header(data, m.start()):
-                return _LONE_CR.sub(b"\n", data)
+        kind = _cr_header(data, lo, hi) if data.find(b"\r", lo, hi) >= 0 else None
+        if kind == "lf-cr":
+            return re.sub(rb"\n\r", b"\r\n", data)
+        if kind == "cr":
+            return _LONE_CR.sub(b"\n", data)
     return None
 
 
-def _ends_header(data: bytes, end: int) -> bool:
-    """Whether the line that ends at `end` (a `\r` or `\n` alone) is a header line."""
-    line = max(
-        data.rfind(b"\n", max(end - 4096, 0), end), data.rfind(b"\r", max(end - 4096, 0), end)
-    )
-    piece = data[line + 1 : end]
-    return b"Dump" in piece and next(find_headers(piece + b"\n"), None) is not None
-
-
 _CR_LOOK = 1 << 20
+_CR_LINES = 100_000  # lines of `Dump` looked at, at most
+_CR_HEADERS = 1000  # of those, lines that end in a lone CR looked at for a header, at most
+
+
+def _cr_header(data: bytes, lo: int, hi: int) -> str | None:
+    """How a header line in [lo, hi) ends where it ends in a carriage return: "cr" (alone),
+    "lf-cr" (`\n\r`), else None. Each line of `Dump` is looked at once, the first
+    _CR_LINES of them at most, a header looked for in _CR_HEADERS of those that end so at
+    most (one look back per CR read a log of CRs alone once per CR: hours for a few MB)."""
+    at, begun = data.find(b"Dump", lo, hi), max(lo - 4096, 0)  # begun: no line end before
+    lines = looks = 0
+    nl = -1  # the first newline at or after `at` (-1: none left before hi)
+    while at >= 0 and lines < _CR_LINES and looks < _CR_HEADERS:
+        if nl != -2 and nl < at:
+            nl = data.find(b"\n", at, hi)
+            nl = -2 if nl < 0 else nl  # -2: no newline up to hi, not looked for again
+        stop = hi if nl == -2 else nl
+        cr = data.find(b"\r", at, stop)
+        kind, end = None, stop
+        if cr >= 0 and _LONE_CR.match(data, cr):
+            kind, end = "cr", cr
+        elif nl >= 0 and _LF_CR.match(data, nl):
+            kind = "lf-cr"
+        if kind is not None:
+            start = max(data.rfind(b"\n", begun, at), data.rfind(b"\r", begun, at)) + 1
+            line = data[max(start, begun) : end]
+            looks += 1
+            if b"IR " in line and next(find_headers(line + b"\n"), None):
+                return kind
+        if cr < 0 and nl == -2:
+            return None
+        begun = end + 1
+        at = data.find(b"Dump", begun, hi)
+        lines += 1
+    return None  # so many lines of `Dump`, none a header ending so: no log of CR lines
 
 
 class LogBuilder:

@@ -2,12 +2,13 @@
 
 A `.log.zst` or `.gz` is decompressed the first time it is opened into a private cache
 folder (`<tmp>/ascend-ir-lab-<uid>-logs`, mode 0700, ours, or no cache at all), named after
-the compressed file's identity (device, inode, size, modification time, path): a file
-changed or replaced since gets a new name, and a name is only ever a complete file (written
+the compressed file's identity (device, inode, size, modification and change times, path):
+a file changed or replaced since gets a new name, and a name is only ever a complete file (written
 aside, then renamed). Later opens read the kept file as a plain log of its size is read
 (whole, or mapped when large), with no decompressor at all; the least recently opened files
 go first once the folder holds more than CACHE_BYTES. A log whose reading raised warnings
-(truncated, no seek table) is not kept.
+(truncated, no seek table) is not kept, nor one larger than the cache (a 20 MB `.gz` of
+20 GB would stay behind, the cache's one file).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def read_compressed(path: Path, opener: Callable[[Path], BlockText], limit: int)
         if found is not None:
             return found
     text = opener(path)
-    if kept is None or text.warnings:
+    if kept is None or text.warnings or len(text) > CACHE_BYTES:  # larger: it would stay
         return small_whole(text, limit)
     return _fill(text, kept, limit) or small_whole(text, limit)
 
@@ -53,7 +54,10 @@ def _kept_name(folder: Path, path: Path) -> Path | None:
         return None
     import hashlib  # only for a compressed log: start-up stays small
 
+    # the change time too: a file rewritten in place keeps its inode and size, and can be
+    # given back its old modification time (`cp -p`, `tar`, `rsync -t`); never its ctime
     identity = f"{where}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}"
+    identity += f"\0{st.st_ctime_ns}"
     return folder / (hashlib.sha256(identity.encode()).hexdigest()[:40] + ".log")
 
 

@@ -27,7 +27,7 @@ def _error(capsys: pytest.CaptureFixture[str], command: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("line", [b"\r", b"x\r", b"IR Dump\r", b"Dump\n\r"])
+@pytest.mark.parametrize("line", [b"\r", b"x\r", b"IR Dump\r", b"Dump\n\r", b"IR Dump After\n\r"])
 def test_a_log_of_carriage_returns_alone_is_one_line_not_hours(
     line: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str], deadline: None
 ) -> None:

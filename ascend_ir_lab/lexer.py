@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from importlib import resources
 from typing import Any
 
 from pygments.lexer import RegexLexer
 from pygments.token import _TokenType, string_to_tokentype
+
+from ascend_ir_lab.package_data import static_text
 
 __all__ = ["MLIRLexer", "load_grammar"]
 
@@ -17,13 +18,7 @@ GRAMMAR_FILE = "mlir-grammar.json"
 
 def load_grammar() -> dict[str, Any]:
     """Return the shared MLIR grammar (rules in match order) as parsed JSON."""
-    text = (
-        resources.files("ascend_ir_lab")
-        .joinpath("static")
-        .joinpath(GRAMMAR_FILE)
-        .read_text("utf-8")
-    )
-    grammar: dict[str, Any] = json.loads(text)
+    grammar: dict[str, Any] = json.loads(static_text(GRAMMAR_FILE))
     return grammar
 
 

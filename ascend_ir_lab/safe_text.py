@@ -34,6 +34,24 @@ def for_terminal(text: str) -> str:
     return text if text.isascii() else visible(text)
 
 
+_LINE_BREAKS = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_LINE_BREAK = re.compile("[\n\r\t]")
+# a line end that no indented detail line follows
+_UNINDENTED_BREAK = re.compile("\r?\n(?![ \t])|\r(?!\n)")
+
+
+def one_line(name: str) -> str:
+    """A name from elsewhere (a path, a title) as one line: its line ends and tabs shown as
+    `\\n`, `\\r`, `\\t`, so that a file named `x\\nwarning: ok` prints no line of its own."""
+    return _LINE_BREAK.sub(lambda m: _LINE_BREAKS[m.group()], name)
+
+
+def one_message(message: str) -> str:
+    """An error or warning of one line and indented detail lines, as printed: a line end
+    that no indented line follows (from a path or a name inside it) shown as `\\n`."""
+    return _UNINDENTED_BREAK.sub(lambda m: one_line(m.group()), message)
+
+
 def markdown_text(text: str) -> str:
     """`text` as literal Markdown inline text: HTML and link syntax escaped, one line."""
     text = for_terminal(str(text)).replace("\n", " ")

@@ -13,7 +13,7 @@ from typing import Any
 
 from ascend_ir_lab import __version__
 from ascend_ir_lab.errors import IRLabError
-from ascend_ir_lab.safe_text import for_terminal
+from ascend_ir_lab.safe_text import for_terminal, one_message
 
 # Each module adds its subcommands through `register(subparsers)`; a module whose optional
 # dependencies are missing still registers, and fails with a clear message when used.
@@ -176,8 +176,8 @@ def _input_of(args: argparse.Namespace) -> str:
 
 def _fail(args: argparse.Namespace, message: str) -> int:
     """Print a failure as one error (its first line and the detail lines the error carries),
-    text from others shown as text; exit code 2."""
-    print(f"ascend-ir-lab {args.command}: error: {message}", file=sys.stderr)
+    text from others shown as text, a line end of a name in it as `\\n`; exit code 2."""
+    print(f"ascend-ir-lab {args.command}: error: {one_message(message)}", file=sys.stderr)
     return 2
 
 

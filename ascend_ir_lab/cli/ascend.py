@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.safe_text import for_terminal
+from ascend_ir_lab.safe_text import for_terminal, one_line
 
 
 def register(subparsers: Any) -> None:
@@ -136,7 +136,7 @@ def _compile(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(run.manifest, indent=2))
         return 0
-    print(f"{run.path}: {run.manifest['status']['text']}")
+    print(f"{one_line(str(run.path))}: {run.manifest['status']['text']}")
     for stage in run.stages:
         print(
             f"  {stage['name']:<10} exit {stage['returncode']:>3}  {stage['seconds']:7.2f} s  "
@@ -292,7 +292,7 @@ def _cache_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({**_entry_dict(e), "files": files}, indent=2))
         return 0
-    print(for_terminal(f"{e.path}  ({e.kind}, kernel {e.name}, {_when(e.mtime)})"))
+    print(for_terminal(f"{one_line(str(e.path))}  ({e.kind}, kernel {e.name}, {_when(e.mtime)})"))
     for f in files:
         print(for_terminal(f"  {f['file']:<40} {f['stage'] or '':<10} {f['size']:>9}"))
     return 0
@@ -304,7 +304,7 @@ def _cache_open(args: argparse.Namespace) -> int:
 
     e = find_entry(args.key)
     tl = open_timeline(str(e.path))
-    print(for_terminal(f"{e.path}: {tl!r}"))
+    print(for_terminal(f"{one_line(str(e.path))}: {tl!r}"))
     for d in tl.dumps:
         print(for_terminal(f"  {d.index:>4}  {d.stage:<10} {d.label:<32} {d.scope}"))
     return 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ascend_ir_lab.safe_text import one_message
+
 if TYPE_CHECKING:
     from ascend_ir_lab.dumps import Dump, Timeline
 
@@ -32,7 +34,7 @@ def select(tl: Timeline, which: str) -> Dump:
 def warn(tl: Timeline) -> None:
     """The Timeline's warnings, one line each on stderr."""
     for w in tl.warnings:
-        print(f"warning: {w}", file=sys.stderr)
+        print(f"warning: {one_message(w)}", file=sys.stderr)
 
 
 _CHANGED = {"changed": True, "unchanged": False, "unknown": None}

@@ -14,6 +14,7 @@ from ascend_ir_lab.dumps import Timeline
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs import run_file
 from ascend_ir_lab.runs.paths import read_small
+from ascend_ir_lab.safe_text import one_line
 
 
 def _change(tl: Timeline, c: OpChange) -> dict[str, Any]:
@@ -35,7 +36,7 @@ def cmd_find(args: argparse.Namespace) -> int:
     if not changes:
         close = difflib.get_close_matches(args.op, list(known_ops(tl, census)), n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        print(f"{args.op} never appears in {tl.title}{hint}", file=sys.stderr)
+        print(f"{args.op} never appears in {one_line(tl.title)}{hint}", file=sys.stderr)
     return 0
 
 
@@ -59,7 +60,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         return 0
     warn(tl)
     if hits.first is None:
-        print(f"{args.pattern!r} appears in no pass of {tl.title}")
+        print(f"{args.pattern!r} appears in no pass of {one_line(tl.title)}")
         return 0
     found = sum(1 for n in hits.counts if n)
     first, last = tl.dumps[hits.first], tl.dumps[hits.last]  # type: ignore[index]

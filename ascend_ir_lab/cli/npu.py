@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from ascend_ir_lab.safe_text import one_line
+
 
 def register(subparsers: Any) -> None:
     """Add the NPU-host subcommands."""
@@ -87,7 +89,7 @@ def _capture(args: argparse.Namespace) -> int:
               "kernels are recompiled: TRITON_ALWAYS_COMPILE=1 is set)")  # fmt: skip
         return 1
     for run in runs:
-        print(f"{run.path}: {run.manifest['status']['text']}")
+        print(f"{one_line(str(run.path))}: {run.manifest['status']['text']}")
     print(table_text(run_row(r) for r in runs))
     return 0
 
@@ -139,7 +141,7 @@ def _capture_offline(args: argparse.Namespace) -> int:
         timeout=args.timeout,
     )
     for run in result.runs:
-        print(f"{run.path}: {run.manifest['status']['text']}")
+        print(f"{one_line(str(run.path))}: {run.manifest['status']['text']}")
     if result.runs:
         from ascend_ir_lab.toolchains.common.collection import run_row, table_text
 

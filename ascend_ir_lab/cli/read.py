@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ascend_ir_lab.cli.common import dump_record, open_source, select, warn
 from ascend_ir_lab.errors import InputError
-from ascend_ir_lab.safe_text import for_terminal
+from ascend_ir_lab.safe_text import for_terminal, one_line
 
 if TYPE_CHECKING:
     from ascend_ir_lab.analysis.normalize import Normalization
@@ -218,7 +218,7 @@ def _timing_cell(seconds: float | None, slowest: float) -> str:
 def _summary(tl: Timeline, flags: list[bool]) -> str:
     per_stage = ", ".join(f"{s} {sum(1 for d in tl.dumps if d.stage == s)}" for s in tl.stages)
     return (
-        f"{tl.title}: {len(tl.dumps)} dumps ({per_stage}), {sum(flags)} changed the IR, "
+        f"{one_line(tl.title)}: {len(tl.dumps)} dumps ({per_stage}), {sum(flags)} changed the IR, "
         f"{tl.snapshot_count()} distinct snapshots, {len(tl.messages)} messages"
         "\n(* changed the IR, ! failed or truncated)"
     )
@@ -240,7 +240,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def _name(tl: Timeline, d: Dump) -> str:
-    return f"{tl.title} #{d.index} {d.stage}:{d.label} ({d.scope})"
+    return f"{one_line(tl.title)} #{d.index} {d.stage}:{d.label} ({d.scope})"
 
 
 def cmd_diff(args: argparse.Namespace) -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ascend_ir_lab.safe_text import one_line
+
 PATH_HELP = "a log (.log/.txt/.gz), a --mlir-print-ir-tree-dir folder, a Triton cache/dump folder or a Run folder"
 
 
@@ -69,7 +71,7 @@ def cmd_html(args: Any) -> int:
         )  # fmt: skip
     else:
         out = save_html(args.path, args.out, title=args.title, compress=compress)
-    print(f"{out} ({out.stat().st_size / 1e6:.2f} MB)")
+    print(f"{one_line(str(out))} ({out.stat().st_size / 1e6:.2f} MB)")
     return 0
 
 
@@ -88,8 +90,8 @@ def cmd_report(args: Any) -> int:
         again=args.noise,
         notes=notes,
     )
-    print(f"{report.zip_path} ({report.zip_path.stat().st_size / 1e6:.2f} MB)")
-    print(f"{report.markdown_path} (paste into the issue)")
+    print(f"{one_line(str(report.zip_path))} ({report.zip_path.stat().st_size / 1e6:.2f} MB)")
+    print(f"{one_line(str(report.markdown_path))} (paste into the issue)")
     rep = report.facts.get("pass_reproducer")
     if rep:
         print(rep.get("summary") or f"pass reproducer not made: {rep.get('error')}")

@@ -11,6 +11,8 @@ import json
 import os
 from typing import Any
 
+from ascend_ir_lab.safe_text import one_line
+
 GPU_PYTHON_ENV = "ASCEND_IR_LAB_GPU_PYTHON"
 
 
@@ -173,7 +175,7 @@ def _report(run: Any, as_json: bool) -> int:
     if as_json:
         print(json.dumps(run.manifest, indent=2))
         return 0
-    print(f"{run.path}: {run.manifest['status']['text']}")
+    print(f"{one_line(str(run.path))}: {run.manifest['status']['text']}")
     for stage in run.stages:
         timed = len(stage.get("timings") or {})
         print(

@@ -6,11 +6,11 @@ import base64
 import hashlib
 import html
 import json
-from importlib import resources
 from typing import Any
 
 from ascend_ir_lab.export.notes import note_where
 from ascend_ir_lab.export.packing import auto_pack, is_packed, unpack_payload
+from ascend_ir_lab.package_data import static_text
 from ascend_ir_lab.safe_text import visible
 
 __all__ = ["embed_json", "render_html", "static_html"]
@@ -32,10 +32,6 @@ def embed_json(payload: Any) -> str:
 
 def _needs_escape(text: str) -> bool:
     return any(ch in text for ch in _JSON_ESCAPES)
-
-
-def _static(name: str) -> str:
-    return resources.files("ascend_ir_lab").joinpath("static").joinpath(name).read_text("utf-8")
 
 
 def _sha256(text: str) -> str:
@@ -60,8 +56,8 @@ def render_html(payload: dict[str, Any], *, title: str, compress: bool | None = 
     if compress not in (True, False, None):
         raise TypeError(f"compress must be True, False or None, got {compress!r}")
     embedded = auto_pack(payload, compress)
-    script = _static("viewer-standalone.js").replace("</script", "<\\/script")
-    css = _static("viewer.css").replace("</style", "<\\/style")
+    script = static_text("viewer-standalone.js").replace("</script", "<\\/script")
+    css = static_text("viewer.css").replace("</style", "<\\/style")
     csp = (
         "default-src 'none'; "
         f"script-src 'sha256-{_sha256(script)}'; "

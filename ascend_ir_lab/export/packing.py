@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import gzip
 import json
 import re
 import zlib
 from collections.abc import Mapping
 from typing import Any
 
+from ascend_ir_lab.export.deflate import PartedGzip, gzip_parts
 from ascend_ir_lab.forked import Pending
 
 try:
@@ -91,15 +91,16 @@ def is_packed(obj: Any) -> bool:
 def pack_payload(payload: Mapping[str, Any], *, body_json: str | None = None) -> dict[str, Any]:
     """`{"format", "title", "packed": "gzip+base64", "data", "notes"}` of a plain payload.
 
-    `data` is base64 of the gzip (level 3, mtime 0: the same payload packs to the same bytes)
-    of the payload's compact JSON without its notes (`body_json`, when the caller has it).
+    `data` is base64 of the gzip (`deflate.gzip_parts`: level 3, mtime 0, the same payload
+    packs to the same bytes) of the payload's compact JSON without its notes (`body_json`,
+    when the caller has it).
     """
     if is_packed(payload):
         return dict(payload)
     if body_json is None:
         body_json = payload_json({k: v for k, v in payload.items() if k != "notes"})
     raw = body_json.encode("utf-8")
-    data = base64.b64encode(gzip.compress(raw, compresslevel=3, mtime=0)).decode("ascii")
+    data = base64.b64encode(gzip_parts(raw)).decode("ascii")
     return {
         "format": payload.get("format"),
         "title": payload.get("title"),
@@ -176,11 +177,9 @@ def resolved(payload: Mapping[str, Any]) -> Mapping[str, Any]:
 def _pack_streamed(payload: Mapping[str, Any], compress: bool | None) -> Mapping[str, Any]:
     """`auto_pack` of a payload whose keys are all strings, key by key: the JSON
     `payload_json` writes, compressed as it is made once it is known to be packed (the same
-    bytes as one `gzip.compress` of the whole: deflate's output does not depend on how its
-    input is fed)."""
+    bytes as `pack_payload`'s: `PartedGzip`'s output does not depend on how it is fed)."""
     plain: dict[str, Any] = {}
     waiting: list[bytes] = []  # JSON made before the body was known to be packed
-    out: list[bytes] = []
     packer = None
     size = 0
     for k, v in [*payload.items(), (_END, None)]:
@@ -193,20 +192,21 @@ def _pack_streamed(payload: Mapping[str, Any], compress: bool | None) -> Mapping
             piece = "}" if size else "{}"
         size += len(piece)  # characters, as AUTO_THRESHOLD counts them
         if packer is not None:
-            out.append(packer.compress(piece.encode()))
+            packer.feed(piece.encode())
             continue
         waiting.append(piece.encode())
         if compress or size > AUTO_THRESHOLD:
-            packer = zlib.compressobj(3, zlib.DEFLATED, 31)  # gzip.compress's level 3, mtime 0
-            out.extend(map(packer.compress, waiting))
+            packer = PartedGzip()
+            for made in waiting:
+                packer.feed(made)
             waiting.clear()
     if packer is None:
         return plain
-    out.append(packer.flush())
+    data = packer.finish()
     return {
         "format": plain.get("format"),
         "title": plain.get("title"),
         "packed": PACKED,
-        "data": base64.b64encode(b"".join(out)).decode("ascii"),
+        "data": base64.b64encode(data).decode("ascii"),
         "notes": [dict(n) for n in plain.get("notes") or []],
     }

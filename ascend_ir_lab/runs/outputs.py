@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,7 +53,7 @@ def output_file(path: str | os.PathLike[str], what: str = "file") -> Iterator[IO
         mode = stat.S_IMODE(os.lstat(out).st_mode)
     except OSError:
         mode = None
-    aside = out.with_name(f".{out.name}.{secrets.token_hex(6)}.part")
+    aside = out.with_name(f".{out.name}.{os.urandom(6).hex()}.part")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(aside, flags, 0o666)  # the umask applies, as for any new file
     try:

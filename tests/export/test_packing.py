@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import gzip
 import json
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ import pytest
 
 from ascend_ir_lab import forked
 from ascend_ir_lab.dumps import open_timeline
-from ascend_ir_lab.export import build_payload, validate_payload
+from ascend_ir_lab.export import build_payload, deflate, validate_payload
 from ascend_ir_lab.export.html import embed_json, render_html, static_html
 from ascend_ir_lab.export.packing import (
     AUTO_THRESHOLD,
@@ -119,6 +118,7 @@ def test_a_value_in_the_making_is_taken_after_the_rest_is_packed(
     matmul: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(forked, "idle_cpus", lambda: 1)
+    monkeypatch.setattr(deflate, "PART_BYTES", 16 << 10)  # the matmul payload in many parts
     made: list[str] = []
 
     class Findings(forked.Pending):
@@ -126,21 +126,14 @@ def test_a_value_in_the_making_is_taken_after_the_rest_is_packed(
             made.append("findings")
             return super().result()
 
-    def compress(data: bytes) -> bytes:
-        made.append("packed")
-        return real(data)
+    real_start = deflate.PartedGzip._start
 
-    packer = zlib.compressobj(3, zlib.DEFLATED, 31)
-    real = packer.compress
-    monkeypatch.setattr(zlib, "compressobj", lambda *_a: _Spy(packer, compress))
+    def start(self: deflate.PartedGzip, part: bytes, *, last: bool) -> None:
+        made.append("packed")
+        real_start(self, part, last=last)
+
+    monkeypatch.setattr(deflate.PartedGzip, "_start", start)
     with Findings(lambda: matmul["sync_check"]).start() as pending:
         page = embed_json(auto_pack({**matmul, "sync_check": pending}, None))
     assert made.index("findings") > made.index("packed")  # the rest was packed first
     assert page == embed_json(_one_shot(matmul, None))
-
-
-class _Spy:
-    """A compressor whose `compress` is the given function and whose `flush` is the real one's."""
-
-    def __init__(self, real: Any, compress: Any) -> None:
-        self.compress, self.flush = compress, real.flush

@@ -105,3 +105,37 @@ def test_a_function_of_a_quoted_name_or_none_at_all_is_checked_not_a_failure(
     assert "sync check of no function" in capsys.readouterr().out
     assert main(["html", str(log), "-o", str(tmp_path / "p.html")]) == 0
     assert "error" not in capsys.readouterr().err
+
+
+FORGED = "x.log\nwarning: every sync check passed\rascend-ir-lab inspect: ok\t"
+
+
+def test_a_name_with_line_ends_prints_no_line_of_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file sent under a name holding line ends: each printed line that names it stays
+    one line (`\\n` shown as such), so the name cannot pass for the tool's own output."""
+    log = tmp_path / f"v{FORGED}"
+    log.write_bytes(LOG.read_bytes())
+    shown = f"v{FORGED}".replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    assert main(["inspect", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith(f"{shown}: 7 dumps")
+    assert not [line for line in out.splitlines() if line.startswith(("warning", "ascend-ir-lab"))]
+    page = tmp_path / f"p{FORGED}.html"
+    assert main(["html", str(log), "-o", str(page)]) == 0
+    assert page.is_file()
+    assert capsys.readouterr().out.count("\n") == 1
+    assert main(["inspect", str(tmp_path / f"missing{FORGED}")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert "missingx.log\\nwarning: every sync check passed\\rascend-ir-lab inspect" in err
+
+
+def test_the_detail_lines_of_an_error_stay_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    from ascend_ir_lab.safe_text import one_message
+
+    message = "stage x: compiler exited with code 1\n  command: c\n    a\nforged: line"
+    assert one_message(message) == (
+        "stage x: compiler exited with code 1\n  command: c\n    a\\nforged: line"
+    )

@@ -8,7 +8,8 @@ aside, then renamed). Later opens read the kept file as a plain log of its size 
 (whole, or mapped when large), with no decompressor at all; the least recently opened files
 go first once the folder holds more than CACHE_BYTES. A log whose reading raised warnings
 (truncated, no seek table) is not kept, nor one larger than the cache (a 20 MB `.gz` of
-20 GB would stay behind, the cache's one file).
+20 GB would stay behind, the cache's one file) or than half the room left on the cache's
+disk (a small file of zeros, thousands of times its size, would fill the disk for others).
 """
 
 from __future__ import annotations
@@ -36,9 +37,18 @@ def read_compressed(path: Path, opener: Callable[[Path], BlockText], limit: int)
         if found is not None:
             return found
     text = opener(path)
-    if kept is None or text.warnings or len(text) > CACHE_BYTES:  # larger: it would stay
-        return small_whole(text, limit)
+    if kept is None or text.warnings or len(text) > min(CACHE_BYTES, _room(kept.parent)):
+        return small_whole(text, limit)  # larger than the cache: it would stay
     return _fill(text, kept, limit) or small_whole(text, limit)
+
+
+def _room(folder: Path) -> int:
+    """Half the bytes left free on `folder`'s disk (0 where that cannot be known)."""
+    try:
+        disk = os.statvfs(folder)
+    except (OSError, AttributeError):
+        return 0
+    return disk.f_bavail * disk.f_frsize // 2
 
 
 def _cache_folder() -> Path | None:

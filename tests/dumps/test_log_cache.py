@@ -53,6 +53,29 @@ def test_a_rewritten_log_is_never_read_from_an_old_copy(tmp_path: Path, cache: P
     assert bytes(builder.read_bytes(zst)) == changed
 
 
+def test_a_log_larger_than_half_the_disk_left_is_read_but_not_kept(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small file that inflates thousands of times (zeros) would fill the disk for others."""
+    gz = tmp_path / "x.log.gz"
+    gz.write_bytes(gzip.compress(LOG))
+    real = os.statvfs
+
+    class Full:
+        def __init__(self, disk: os.statvfs_result) -> None:
+            self.f_frsize, self.f_bavail = disk.f_frsize, (2 * len(LOG) - 1) // disk.f_frsize
+
+    monkeypatch.setattr(os, "statvfs", lambda p: Full(real(p)))
+    plain = tmp_path / "plain.log"
+    plain.write_bytes(LOG)
+    passes = [d.pass_name for d in open_timeline(str(plain)).dumps]
+    assert [d.pass_name for d in open_timeline(str(gz)).dumps] == passes
+    assert not cache.exists() or not list(cache.iterdir())
+    monkeypatch.setattr(os, "statvfs", real)
+    open_timeline(str(gz))
+    assert len(list(cache.iterdir())) == 1  # with room, it is kept
+
+
 def test_a_damaged_log_is_not_kept(tmp_path: Path, cache: Path) -> None:
     gz = tmp_path / "x.log.gz"
     gz.write_bytes(gzip.compress(LOG)[:-200])  # truncated

@@ -25,6 +25,10 @@ from ascend_ir_lab.forked import Pending
 PARALLEL_FROM = 64 << 20  # smaller logs are read serially
 PART_BYTES = 32 << 20  # a part is at least this large (a fork costs about a millisecond)
 MAX_PARTS = 8
+# The first part, read here, is this much larger than each forked one: a forked part's
+# process also writes its index into a pipe, which is read and rebuilt here, so parts of
+# equal size would leave this process waiting.
+HOME_SHARE = 1.2
 _FIELDS = {cls: attrgetter(*cls.__slots__) for cls in (Dump, Message, Segment)}
 
 
@@ -36,7 +40,7 @@ def index_in_parts(
     if getattr(data, "regex_find", None) is not None:
         return None
     count = parts if parts is not None else _part_count(len(data))
-    cuts = cut_points(data, count) if count > 1 and forked.can_fork() else []
+    cuts = cut_points(data, count, HOME_SHARE) if count > 1 and forked.can_fork() else []
     if len(cuts) < 3:
         return None
     children = [
@@ -68,13 +72,15 @@ def _part_count(size: int) -> int:
     return max(1, min(cpus, 1 + forked.idle_cpus(), size // PART_BYTES, MAX_PARTS))
 
 
-def cut_points(data: bytes, count: int) -> list[int]:
-    """0, the start of the first header line at or after each k/count of the log, and the
-    log's size: increasing, each part at least one header line."""
+def cut_points(data: bytes, count: int, home: float = 1.0) -> list[int]:
+    """0, the start of the first header line at or after each part's end, and the log's
+    size: increasing, each part at least one header line. The parts are of equal size, the
+    first `home` times as large as each other."""
     size = len(data)
     cuts = [0]
+    whole = home + count - 1
     for k in range(1, count):
-        at = _header_at_or_after(data, max(size * k // count, cuts[-1] + 1))
+        at = _header_at_or_after(data, max(int(size * (home + k - 1) / whole), cuts[-1] + 1))
         if at < 0:
             break
         if at > cuts[-1]:

@@ -7,11 +7,15 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ascend_ir_lab import forked
 from ascend_ir_lab.dumps.blocks import BlockText
 from ascend_ir_lab.dumps.model import Dump
 from ascend_ir_lab.dumps.prefixes import Stream
 
 _CROWDED = 4  # distinct snapshots of one length before CRC-32 sorts that length's Dumps
+# IR of at least this many bytes is compared on two cores (a fork costs about a millisecond,
+# comparing 64 MB tens of them)
+PARALLEL_FROM = 64 << 20
 
 
 def snapshot_ids(
@@ -24,7 +28,7 @@ def snapshot_ids(
         dumps = [_local(d, streams[d.log_id]) if d.log_id in streams else d for d in dumps]
     views = [d if isinstance(d, BlockText) else memoryview(d) for d in data]
     try:
-        return identify(dumps, data, views)
+        return _identify_in_halves(dumps, data, views) or identify(dumps, data, views)
     finally:
         for view in views:
             if isinstance(view, memoryview):
@@ -50,6 +54,43 @@ def _local(d: Dump, stream: Stream) -> Dump:
     return dataclasses.replace(
         d, body_start=stream.local(d.body_start), body_end=stream.local(d.body_end)
     )
+
+
+def _identify_in_halves(
+    dumps: Sequence[Dump], data: Sequence[Any], views: Sequence[Any]
+) -> list[int] | None:
+    """`identify`'s ids, the second half of the IR compared by a forked copy meanwhile; None
+    where that does not pay or cannot be (little IR, logs read by block, no idle CPU).
+
+    Each half numbers its snapshots from 0 in the order they first appear; the halves' first
+    Dumps of each snapshot, compared again in that order, give every id as one pass over
+    all the Dumps gives it."""
+    total = sum(d.body_end - d.body_start for d in dumps)
+    if total < PARALLEL_FROM or any(isinstance(v, BlockText) for v in views):
+        return None
+    if not forked.can_fork() or forked.idle_cpus() < 1:
+        return None
+    half, seen = 0, 0
+    while half < len(dumps) and seen < total // 2:
+        seen += dumps[half].body_end - dumps[half].body_start
+        half += 1
+    first, second = dumps[:half], dumps[half:]
+    with forked.Pending(lambda: identify(second, data, views)).start(idle=False) as pending:
+        ids = identify(first, data, views)
+        later = pending.result()
+    reps = _firsts(first, ids) + _firsts(second, later)
+    joined = identify(reps, data, views)  # the first half's come out as they were
+    count = max(ids, default=-1) + 1
+    return ids + [joined[count + k] for k in later]
+
+
+def _firsts(dumps: Sequence[Dump], ids: list[int]) -> list[Dump]:
+    """The first Dump of each snapshot id (ids numbered from 0 as they first appear)."""
+    firsts: list[Dump] = []
+    for d, i in zip(dumps, ids, strict=True):
+        if i == len(firsts):
+            firsts.append(d)
+    return firsts
 
 
 def identify(dumps: Sequence[Dump], data: Sequence[Any], views: Sequence[Any]) -> list[int]:

@@ -105,3 +105,34 @@ def test_stage_dumps_of_every_compile_found_in_every_part(parts: int, forks: Non
     joined = parallel.index_in_parts(data, stage="log", log_id=0, parts=parts)
     assert joined is not None
     assert _fields(joined) == _fields(serial)
+
+
+@pytest.mark.parametrize("repeat", [1, 2])
+def test_snapshots_compared_in_halves_are_the_serial_ids(
+    repeat: int, forks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second half's snapshots compared by a forked copy: every id as one pass gives it,
+    also where the second half repeats the first's snapshots (a log appended to itself)."""
+    from ascend_ir_lab.dumps import snapshots
+
+    data = _mixed() * repeat
+    idx = reader.index_part(data, 0, len(data), stage="log", log_id=0)
+    views = [memoryview(data)]
+    serial = snapshots.identify(idx.dumps, [data], views)
+    monkeypatch.setattr(snapshots, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(forked, "idle_cpus", lambda: 1)
+    started: list[bool] = []
+    real_start = forked.Pending.start
+
+    def start(self: forked.Pending, *, idle: bool = True) -> forked.Pending:
+        started.append(real_start(self, idle=idle).started)
+        return self
+
+    monkeypatch.setattr(forked.Pending, "start", start)
+    assert snapshots._identify_in_halves(idx.dumps, [data], views) == serial
+    assert started == [True]  # compared on a forked copy, not here
+    half = len(serial) // 2
+    later, shared = set(serial[half:]), set(serial[half:]) & set(serial[:half])
+    assert len(shared) > 0.9 * len(later) if repeat == 2 else len(shared) < 0.5 * len(later)
+    monkeypatch.setattr(forked, "idle_cpus", lambda: 0)
+    assert snapshots._identify_in_halves(idx.dumps, [data], views) is None  # no idle CPU

@@ -104,3 +104,44 @@ def test_a_script_that_ignores_sigint_is_killed_and_says_so(
     )  # long enough for the script to start and turn SIGINT off
     assert done.stopped == "stopped after 15 s (--timeout); killed" and not done.runs
     assert not done.failures
+
+
+PID_SLEEPER = """\
+import os, time
+open("pid.txt", "w").write(str(os.getpid()))
+time.sleep(600)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's parent-death signal")
+def test_a_capture_killed_outright_takes_its_script_with_it(tmp_path: Path) -> None:
+    """`timeout -s KILL`, a cancelled CI job, the OOM killer: capture gets no chance to stop
+    its script, which must not run on alone for hours with its CPU and memory."""
+    (tmp_path / "long.py").write_text(PID_SLEEPER)
+    proc = subprocess.Popen(_capture(tmp_path), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, cwd=tmp_path)  # fmt: skip
+    pid_file = tmp_path / "pid.txt"
+    deadline = time.monotonic() + 120
+    while not pid_file.is_file() or not pid_file.read_text():
+        assert time.monotonic() < deadline and proc.poll() is None, "the script never started"
+        time.sleep(0.1)
+    script = int(pid_file.read_text())
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 30
+    try:
+        while _running(script):
+            assert time.monotonic() < deadline, "the script runs on after its capture was killed"
+            time.sleep(0.1)
+    finally:
+        if _running(script):
+            os.kill(script, signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` runs (a zombie, ended but not yet reaped by init, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

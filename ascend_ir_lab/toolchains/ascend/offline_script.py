@@ -33,6 +33,7 @@ from ascend_ir_lab.toolchains.ascend.npu_host import (
 )
 from ascend_ir_lab.toolchains.common.env import patched_environ, tool_env
 from ascend_ir_lab.toolchains.common.outcome import missing_module_hint
+from ascend_ir_lab.toolchains.common.process import end_with_parent
 from ascend_ir_lab.toolchains.common.run import Run
 
 __all__ = ["OfflineCapture", "capture_offline", "main"]
@@ -92,7 +93,14 @@ def capture_offline(
     wrapper = write_wrapper(folder / "capture")
     settings = folder / "settings.json"
     settings.write_text(
-        json.dumps({"target": target, "interpret": interpret, "wrapper": str(wrapper)})
+        json.dumps(
+            {
+                "target": target,
+                "interpret": interpret,
+                "wrapper": str(wrapper),
+                "parent": os.getpid(),
+            }
+        )  # fmt: skip
     )
     root = str(Path(__file__).resolve().parents[3])  # the folder that holds ascend_ir_lab/
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
@@ -230,6 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     settings_path, rest = Path(args[0]), args[2:]
     settings = json.loads(settings_path.read_text())
+    if isinstance(settings.get("parent"), int):  # capture's own process: ended with it
+        end_with_parent(settings["parent"])
     folder = settings_path.parent
     interpret = bool(settings.get("interpret"))
     summary = summary_line(interpret)

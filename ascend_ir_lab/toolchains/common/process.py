@@ -277,3 +277,26 @@ def run_query(
         kill_group(proc, signal.SIGINT)
         raise
     return subprocess.CompletedProcess(list(argv), proc.returncode, out, err)
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def end_with_parent(parent: int) -> None:
+    """Make this process end (SIGTERM) when `parent`, the process that started it, ends
+    however it ends, killed included (`timeout`, a CI job cancelled, the OOM killer): a
+    script left running alone would hold its CPU and memory for hours. Linux only; a parent
+    already gone ends this process now."""
+    import ctypes
+    import ctypes.util
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it ended before the request was made
+        os.kill(os.getpid(), signal.SIGTERM)

@@ -18,7 +18,8 @@ __all__ = ["PART_BYTES", "PartedGzip", "gzip_parts"]
 PART_BYTES = 1 << 20
 LEVEL = 3
 _WINDOW = 32 << 10  # what deflate can refer back to
-_HEADER = zlib.compress(b"", LEVEL, 31)[:10]  # zlib's own gzip header: mtime 0, this OS
+# zlib's own gzip header (mtime 0, this OS), as `gzip.compress(..., mtime=0)` writes it
+_HEADER = zlib.compressobj(LEVEL, zlib.DEFLATED, 31).flush()[:10]
 
 
 class PartedGzip:

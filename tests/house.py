@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ascend_ir_lab"
-GROUND = ("errors", "safe_text", "lexer", "private", "forked", "_version")
+GROUND = ("errors", "safe_text", "lexer", "private", "forked", "package_data", "_version")
 TOOLCHAINS = ("common", "ascend", "triton")
 
 

@@ -100,7 +100,7 @@ def capture_offline(
                 "wrapper": str(wrapper),
                 "parent": os.getpid(),
             }
-        )  # fmt: skip
+        )
     )
     root = str(Path(__file__).resolve().parents[3])  # the folder that holds ascend_ir_lab/
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)

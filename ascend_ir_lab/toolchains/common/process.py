@@ -288,14 +288,12 @@ def end_with_parent(parent: int) -> None:
     script left running alone would hold its CPU and memory for hours. Linux only; a parent
     already gone ends this process now."""
     import ctypes
-    import ctypes.util
     import sys
 
     if not sys.platform.startswith("linux"):
         return
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    try:  # the process's own C library (`find_library` would start `ldconfig` to look)
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
     except (OSError, AttributeError):
         return
     if os.getppid() != parent:  # it ended before the request was made

@@ -40,12 +40,20 @@ CALLS = {
         "\nif TORCH_HAS_FP8:\n    test_op(1, 2, 1024, 64, False, False, 'fwd', 'triton-fp8')"
         "\nprint('06: test_op checks passed')\n"
     ),
+    # these keep their checks in the `__main__` block the sweep is cut with
+    "09-persistent-matmul": (
+        "\ntorch.manual_seed(0)\nvalidate(32, 32, 32, torch.float16)"
+        "\nvalidate(8192, 8192, 512, torch.float16)\n"
+    ),
+    "11-programmatic-dependent-launch": "\nvalidate(1024) if supports_pdl() else print('no PDL')\n",
 }
 # What a tutorial prints when its own check passes (otherwise: the cell raising is a failure).
 PASS_LINES = {
     "01-vector-add": (r"maximum difference between torch and triton is 0\.0", 1),
     "03-matrix-multiplication": (r"✅ Triton and Torch match", 1),
     "06-fused-attention": (r"06: test_op checks passed", 1),
+    "09-persistent-matmul": (r"Persistent: ✅", 2),
+    "11-programmatic-dependent-launch": (r"add: ✅", 1),
 }
 DUMP_TEXT = re.compile(
     r"IR Dump (Before|After)|^# \*\*\* IR Dump|^# Machine code for function", re.M

@@ -29,6 +29,7 @@ FILES = [
     "check_constexpr_objects.py",
     "check_bool_ops.py",
     "check_bf16_chain.py",
+    "check_half_reductions.py",
     "check_pointer_table.py",
     "check_libdevice.py",
     "check_device_memory.py",
@@ -71,13 +72,28 @@ def _complete(run: Run) -> bool:
 
 
 def test_atomics_of_narrow_types_compute_in_the_interpreter(captured: dict[str, Any]) -> None:
-    """int8/int16 atomic_or, float16 atomic_max/atomic_add: the C++ interpreter has none."""
-    assert len(_passed(captured, "check_atomic_narrow.py::")) == 3
+    """int8/int16 atomic_or, float16 atomic_max/atomic_add: the C++ interpreter has none;
+    bf16 atomic_add/atomic_max combine the values, not the bits the interpreter holds."""
+    assert len(_passed(captured, "check_atomic_narrow.py::")) == 4
     bits, peak = _runs(captured, "atomic_bits"), _runs(captured, "atomic_peak")
-    assert len(bits) == 2 and len(peak) == 1  # int8 and int16 are two compiles
+    assert len(bits) == 2 and len(peak) == 2  # int8 and int16, fp16 and bf16: two compiles each
     assert all(_complete(r) for r in bits + peak)
     assert {r.manifest["kernel"]["signature"]["acc_ptr"] for r in bits} == {"*i8", "*i16"}
+    assert {r.manifest["kernel"]["signature"]["peak_ptr"] for r in peak} == {"*fp16", "*bf16"}
     assert "Unsupported data type" not in captured["text"]
+
+
+def test_half_sums_and_scans_round_once_as_on_the_device(captured: dict[str, Any]) -> None:
+    """bishengir casts an fp16 or bf16 block to f32 around `tl.sum`, `tl.reduce` and
+    `tl.cumsum` and rounds the result once; the suites' fp32 references at 1e-3 hold only for
+    that (the interpreter's numpy sum of fp16 rounded at every row)."""
+    assert len(_passed(captured, "check_half_reductions.py::")) == 3
+    sums, scans = _runs(captured, "column_sums"), _runs(captured, "running_sums")
+    assert len(sums) == 2 and len(scans) == 1
+    assert all(_complete(r) for r in sums + scans)
+    (half,) = [r for r in sums if r.manifest["kernel"]["signature"]["x_ptr"] == "*fp16"]
+    final = half.timeline.text(half.timeline.dumps[-1])
+    assert "vcast_half_to_float" in final and "reduce_sum_ra_float" in final  # the f32 sum
 
 
 def test_constexpr_objects_compile_as_their_values(captured: dict[str, Any]) -> None:

@@ -6,7 +6,8 @@ float32 fail there with "Unsupported data type", while the NPU has them.
 `atomic_ops(builder)` gives the builder's `create_atomic_rmw` a fallback for those types,
 done element by element in the launch's own memory, in order, as one program of a
 sequential interpreter sees it: read the old value, store the new one where the mask
-holds, return the old values.
+holds, return the old values. bf16, which the interpreter holds as its bits, combines as the
+values (`tl.atomic_add` of bf16 added the bit patterns).
 """
 
 from __future__ import annotations
@@ -54,13 +55,17 @@ def _combine(name: str, dtype: Any) -> Callable[[Any, Any], Any]:
     return table[name]
 
 
-def _rmw(name: str, ptr: Any, val: Any, mask: Any) -> Any:
-    """Old values of `ptr`'s elements; `val` combined into those where `mask` holds."""
+def _rmw(name: str, ptr: Any, val: Any, mask: Any, bf16: bool = False) -> Any:
+    """Old values of `ptr`'s elements; `val` combined into those where `mask` holds. bf16
+    elements (their bits, as the interpreter holds them) combine as their values do, the
+    new value rounded to bf16 to nearest even."""
     import numpy as np
 
     ptrs, vals, masks = np.broadcast_arrays(ptr, val, mask)
     dtype = vals.dtype
     how = _combine(name, dtype)
+    if bf16 and name != "XCHG":
+        how = _on_bf16_values(_combine(name, np.dtype(np.float32)))
     old = np.zeros(vals.shape, dtype=dtype)
     for index in np.ndindex(vals.shape):
         if not masks[index]:
@@ -69,6 +74,13 @@ def _rmw(name: str, ptr: Any, val: Any, mask: Any) -> Any:
         old[index] = cell[0]
         cell[0] = how(cell[:1].copy(), np.asarray([vals[index]], dtype=dtype))[0]
     return old
+
+
+def _on_bf16_values(how: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """`how` of fp32 values, taking and giving bf16 bits."""
+    from ascend_ir_lab.toolchains.ascend.interpret_bf16 import bf16_bits, bf16_values
+
+    return lambda old, val: bf16_bits(how(bf16_values(old), bf16_values(val)))
 
 
 def atomic_ops(builder: Any, handle: Callable[[Any, Any], Any]) -> dict[str, Callable[..., Any]]:
@@ -84,6 +96,7 @@ def atomic_ops(builder: Any, handle: Callable[[Any, Any], Any]) -> dict[str, Cal
             if _UNSUPPORTED not in str(exc):
                 raise
         name = str(getattr(op, "name", op)).rsplit(".", 1)[-1]
-        return handle(_rmw(name, ptr.data, val.data, mask.data), val.dtype.scalar)
+        bf16 = str(val.dtype.scalar) == "bf16"
+        return handle(_rmw(name, ptr.data, val.data, mask.data, bf16), val.dtype.scalar)
 
     return {"create_atomic_rmw": create_atomic_rmw}

@@ -13,6 +13,12 @@ comparisons, math functions, selects, reductions, scans, dots, shape ops, triton
 ops) is computed on their fp32 values; its bf16 result keeps its fp32 values beside its bits
 (rounded to nearest even), and the next op reads those. A cast to fp32 gives them exactly;
 stores, bitcasts and explicit casts to bf16 see the rounded bits. Removed afterwards.
+
+Reductions and scans of fp16 tensors compute in fp32 as well: bishengir-compile casts the
+tensor to f32 (`vcast_half_to_float`), reduces or scans it there (`reduce_sum_ra_float`, an
+f32 loop for `tl.cumsum` or a combine function of one's own) and casts the result back once,
+where the interpreter's numpy sum of fp16 rounds at every step (a 13-row `tl.sum` of fp16
+then misses torch's fp32 reference by an ulp).
 """
 
 from __future__ import annotations
@@ -50,6 +56,10 @@ def bf16_bits(values: Any) -> Any:
 
 def _is_bf16(dtype: Any) -> bool:
     return str(getattr(dtype, "scalar", dtype)) == "bf16"
+
+
+def _is_fp16(dtype: Any) -> bool:
+    return str(getattr(dtype, "scalar", dtype)) == "fp16"
 
 
 def _is_fp32(dtype: Any) -> bool:
@@ -181,31 +191,41 @@ def bf16_as_device() -> Iterator[None]:
 
 
 def _reduced_in_fp32(apply: Callable[..., Any], bf16: _Bf16) -> Callable[..., Any]:
-    """A reduction or scan of bf16 tensors computed on their fp32 values (the interpreter's
-    numpy `max`/`sum` of the bits orders negative values backwards)."""
-    tl = bf16.tl
+    """A reduction or scan of bf16 or fp16 tensors computed on their fp32 values, its float
+    results rounded to the input's type once (the interpreter's numpy `max`/`sum` of bf16
+    bits orders negative values backwards; its fp16 sums round at every step)."""
+    tl, np = bf16.tl, bf16.np
 
     def retyped(t: Any, dtype: Any, handle: Any) -> Any:
         kind = tl.block_type(dtype, list(t.type.shape)) if t.type.is_block() else dtype
         return tl.core.tensor(handle, kind)
 
-    def wide(t: Any) -> tuple[Any, bool]:
-        handle, was = bf16.as_fp32(getattr(t, "handle", None))
-        return (retyped(t, tl.float32, handle), True) if was else (t, False)
+    def wide(t: Any) -> tuple[Any, Any]:
+        """(t on fp32 values, the type it was) for a bf16 or fp16 tensor, else (t, None)."""
+        handle = getattr(t, "handle", None)
+        if isinstance(handle, bf16.handle) and _is_fp16(handle.dtype):
+            fp32 = bf16.handle(handle.data.astype(np.float32), tl.float32)
+            return retyped(t, tl.float32, fp32), tl.float16
+        handle, was = bf16.as_fp32(handle)
+        return (retyped(t, tl.float32, handle), tl.bfloat16) if was else (t, None)
 
-    def narrow(t: Any) -> Any:
-        if isinstance(t, tuple):
-            return tuple(narrow(x) for x in t)
+    def narrow(t: Any, to: Any) -> Any:
+        if isinstance(t, (tuple, list)):
+            return type(t)(narrow(x, to) for x in t)
         if not isinstance(t, tl.core.tensor) or not _is_fp32(t.dtype):
             return t
-        return retyped(t, tl.bfloat16, bf16.back(t.handle, False))
+        if to is tl.float16:
+            return retyped(t, to, bf16.handle(t.handle.data.astype(np.float16), to))
+        return retyped(t, to, bf16.back(t.handle, False))
 
     def reduced(self: Any, input: Any) -> Any:
         many = isinstance(input, tuple)
         pairs = [wide(t) for t in (input if many else (input,))]
-        mixed = any(not w and _is_fp32(getattr(t, "dtype", None)) for t, w in pairs)
-        if mixed or not any(w for _, w in pairs):  # with fp32 inputs: as the interpreter does
+        kinds = {was for _, was in pairs if was is not None}
+        mixed = any(was is None and _is_fp32(getattr(t, "dtype", None)) for t, was in pairs)
+        if mixed or len(kinds) != 1:  # with fp32 inputs (or none narrow): as the interpreter
             return apply(self, input)
-        return narrow(apply(self, tuple(t for t, _ in pairs) if many else pairs[0][0]))
+        out = apply(self, tuple(t for t, _ in pairs) if many else pairs[0][0])
+        return narrow(out, kinds.pop())
 
     return reduced

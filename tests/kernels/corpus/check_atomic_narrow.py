@@ -46,3 +46,14 @@ def test_atomic_max_and_add_half():
     rows = x.view(programs, block)
     check("float16", peak[:block], rows.max(0).values)
     check("float16", peak[block:], rows.sum(0))
+
+
+def test_atomic_add_and_max_bf16():
+    block, programs = 32, 4
+    x = make((programs * block,), "bfloat16")
+    peak = torch.full((2 * block,), -1000.0, dtype=torch.bfloat16).npu()
+    peak[block:] = 2
+    atomic_peak[(programs,)](x, peak, x.numel(), BLOCK=block)
+    rows = x.view(programs, block).float()
+    check("bfloat16", peak[:block], rows.max(0).values)
+    check("bfloat16", peak[block:], 2 + rows.sum(0))

@@ -27,6 +27,10 @@ _LLVM_LINE = re.compile(
     rb"[A-Z][\w ]*(?:Ins|Objects|Constants|Tables?):|---|\.\.\.|name:|body:|[\w.$-]+:(?:\s+;|\s*$))"
 )
 _OPENS = (b"{", b"(", b",", b"[")
+# The lines the legacy pass manager's `-debug-pass=Details` prints indented by one blank
+# (` -*- 'P' is the last user of following pass instances.`, ` -- 'P' is not preserving
+# 'Q'`): messages, even after a loop printout, whose indented last line ends it.
+_PASS_DETAILS = (b" -*- '", b" -- '")
 # A line of LLVM's `-print-changed=diff` (`cdiff`: colour escapes around it): unchanged,
 # removed or added, or the banner that names a function of a module or SCC.
 _DIFF_LINE = re.compile(rb"^(?:[-+ ]|\x1b\[|\*\*\* IR for function )")
@@ -78,6 +82,9 @@ def ir_end(
             end = line_start
             continue
         indented = line[:1] in (b" ", b"\t")
+        if indented and not diff and line.startswith(_PASS_DETAILS):
+            text_start = end = line_start
+            continue
         if indented and not diff and not open_end:
             # Indented lines are IR only inside an op or a function: below a column-0 line
             # that closed the IR, or a message, they are messages (pass-manager output

@@ -30,7 +30,10 @@ _NO_IR = (
 )
 MESSAGES = re.compile(
     rb"^(?:Running |Invalidating |Clearing |Skipping |Starting |Finished |BISECT: |\[\d{4}-\d\d-\d\d "
-    rb"|Printing <null> Function)"
+    rb"|Printing <null> Function"
+    # the legacy pass manager's -debug-pass=Details: ` -*- 'P' is the last user of ...`,
+    # ` -- 'P' is not preserving 'Q'`, `0x55d0...   Required Analyses: ...`
+    rb"| -\*- '| -- '|0x[0-9a-f]+ )"
 )
 
 

@@ -368,3 +368,21 @@ def test_a_log_of_codegen_machine_code_prints_alone() -> None:
         ("Instruction Selection", "function @sum"), ("Instruction Selection", "function @caller"),
     ]  # fmt: skip
     assert not tl.messages and not any(d.truncated for d in tl.dumps)
+
+
+def test_pass_details_after_a_loop_printout_are_messages() -> None:
+    """The legacy pass manager's `-debug-pass=Details` prints ` -*- 'P' is the last user
+    ...` and ` -- 'P' is not preserving 'Q'` indented by one blank: after a loop printout,
+    whose indented last instruction ends it, they are messages, not IR of the loop."""
+    details = (
+        b" -*- 'Print Loop IR' is the last user of following pass instances. Free these instances\n"
+        b"[2026-12-02 17:36:41.950493525] 0xd637510          Freeing Pass 'Print Loop IR' on Loop 'loop'...\n"
+        b"0xd6429a0           Required Analyses: Assumption Cache Tracker, Dominator Tree Construction\n"
+        b" -- 'Rotate Loops' is not preserving 'Print Loop IR'\n"
+    )  # fmt: skip
+    loop = b"*** IR Dump After Loop Invariant Code Motion (licm) ***\n" + LOOP
+    tl = _read(LLVM_A + loop + details + LLVM_B)
+    assert [d.arg for d in tl.dumps] == ["VerifierPass", "licm", "GlobalDCEPass"]
+    assert tl.raw(tl.dumps[1]) == LOOP and tl.dumps[1].scope == "loop %loop"
+    assert [m.text for m in tl.messages] == details.decode().splitlines()
+    assert not any(d.truncated for d in tl.dumps)

@@ -45,12 +45,14 @@ OPT_MODES = {
     "legacy after-all": [*LEGACY, "-indvars", "-simplifycfg", "-print-after-all"],
     "legacy before-all, module scope": [*LEGACY, "-print-before-all", "-print-module-scope"],
     "legacy debug-pass=Executions": [*LEGACY, "-print-after-all", "-debug-pass=Executions"],
+    "legacy debug-pass=Details": [*LEGACY, "-print-after-all", "-debug-pass=Details"],
     "legacy opt-bisect-limit": [*LEGACY, "-print-after-all", "-opt-bisect-limit=3"],
 }  # fmt: skip
 LLC_MODES = {
     "llc after-all": ["-O2", "-print-after-all"],
     "llc module scope": ["-O1", "-print-after-all", "-print-module-scope"],
     "llc time-passes": ["-O1", "-time-passes", "-print-after=finalize-isel"],
+    "llc debug-pass=Details": ["-O1", "-print-after-all", "-debug-pass=Details"],
 }
 
 

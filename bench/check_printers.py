@@ -85,6 +85,8 @@ def llvm_cases(work: Path) -> Result:
             continue
         for mode, flags in table.items():
             tail = ["-disable-output", str(src)] if tool == "opt" else [str(src), "-o", "/dev/null"]
+            if "-o" in flags:  # the output printed into the log too
+                tail = [str(src)]
             log = _run([tool, *flags, *tail], work / "llvm.log")
             bad = oracle.misreads(read_log(log), *oracle.split_llvm(log.read_bytes()))
             out.append((f"{tool} {mode}", bad))
@@ -123,7 +125,8 @@ def adapter_cases(work: Path) -> Result:
               "--triton-to-hfusion", "--triton-to-llvm", "--bubble-up-operation",
               "--triton-to-linalg=global-kernel=false named-ops=True"]  # fmt: skip
     for mode, flags in modes.ADAPTER_MODES.items():
-        cmd = [adapter, str(DATA / "ascend" / "matmul.ttir"), *passes, *flags, "-o", "/dev/null"]
+        cmd = [adapter, str(DATA / "ascend" / "matmul.ttir"), *passes, *flags]
+        cmd += [] if "-o" in flags else ["-o", "/dev/null"]
         log = _run(cmd, work / "adapter.log")
         bad = oracle.misreads(read_log(log), *oracle.split_mlir(log.read_bytes()))
         out.append((f"triton-adapter-opt {mode}", bad))

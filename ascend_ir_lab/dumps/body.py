@@ -97,10 +97,10 @@ def ir_end(
             truncated = not data[line_start:end].endswith(b"\n") or (
                 not diff and ((indented and not open_end) or line.endswith(_OPENS))
             )
-            return end, _blank_run_end(data, end, text_start), truncated
+            return end, blank_run_end(data, end, text_start), truncated
         text_start = line_start  # a message line: everything from here on is text
         end = line_start
-    return body_start, _blank_run_end(data, body_start, text_start), False
+    return body_start, blank_run_end(data, body_start, text_start), False
 
 
 def _column0_above(data: bytes, body_start: int, pos: int) -> int:
@@ -190,7 +190,7 @@ _DIAGNOSTIC = re.compile(rb": (?:error|warning|remark|note|\w*Warning): ")
 _DIAGNOSTIC_HEAD = re.compile(rb"(?:loc\()?[^\s][^\n]*:\d+(?::\d+)?\)?")
 
 
-def _blank_run_end(data: bytes, start: int, limit: int) -> int:
+def blank_run_end(data: bytes, start: int, limit: int) -> int:
     """End of the blank lines that follow `start`, not beyond `limit`."""
     pos = start
     while pos < limit:

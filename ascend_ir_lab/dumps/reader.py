@@ -7,12 +7,13 @@ same passes again and again), so each distinct header line is parsed once.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ascend_ir_lab.dumps.asm import asm_end
 from ascend_ir_lab.dumps.body import (
     ENDS_MLIR,
     PATTERN_LOG_CLOSE,
+    blank_run_end,
     body_language,
     hard_stop,
     infer_scope,
@@ -98,6 +99,8 @@ def index_part(
             _add_banner(out, data, start, body_start, header, stage, log_id, index - 1)
             _add_text(out, data, body_start, next_start, stage, log_id, index - 1)
         else:
+            if last and hi == len(data) and dump.family == "mlir":
+                dump = _output_after(data, dump)
             _add_dump(out, data, dump, next_start, last and hi == len(data))
             index += 1
         n, glued = n + 1, glued_next
@@ -135,6 +138,21 @@ def _add_dump(out: LogIndex, data: bytes, dump: Dump, next_start: int, at_end: b
             f"stage {dump.stage}: the last dump ({dump.pass_name}) is truncated: "
             "the log ends in the middle of its IR"
         )
+
+
+def _output_after(data: bytes, dump: Dump) -> Dump:
+    """The log's last MLIR Dump without the tool's own output after it: MLIR ends each
+    Dump's IR with two blank lines, and what follows (the result printed to stdout, which
+    a file or pipe flushes at exit, with `--split-input-file` each chunk's and its
+    `// -----`) is no IR of the Dump's. One search of that one body."""
+    for ends in (b"\n\n\n", b"\r\n\r\n\r\n"):
+        k = data.find(ends, dump.body_start, dump.body_end)
+        if k >= 0:
+            text = blank_run_end(data, k + len(ends), dump.body_end)
+            if text < dump.body_end:
+                body_end = k + len(ends) // 3
+                return replace(dump, body_end=body_end, end=text, truncated=False)
+    return dump
 
 
 def _plain_dump(
@@ -265,7 +283,7 @@ def _dump(
     if language == "diff" and family.startswith("llvm"):
         return _diff_dump(data, header, stage, log_id, index, start, body_start, region_end)
     loop = family.startswith("llvm") and language == "loop"
-    body_end, text_start, truncated = split_region(data, body_start, region_end, family, loop)
+    body_end, text_start, truncated = _llvm_split(data, body_start, region_end, family, loop)
     if loop:  # a loop printout holds the loop alone
         if not scope.startswith("loop"):  # legacy headers name no unit, older ones a block
             scope = f"loop {loop_header(data, body_start, body_end) or scope.removeprefix('function @')}"
@@ -282,6 +300,22 @@ def _dump(
         scope or holds, family, log_id, start, body_start, body_end,
         text_start, truncated, holds,
     )  # fmt: skip
+
+
+def _llvm_split(
+    data: bytes, body_start: int, region_end: int, family: str, loop: bool
+) -> tuple[int, int, bool]:
+    """`split_region` of LLVM IR; a function's machine code that other output follows, read
+    as unfinished IR (the assembly `llc -o -` prints, flushed at exit, indented by tabs),
+    ends with its `# End machine code for function` line."""
+    found = split_region(data, body_start, region_end, family, loop)
+    if not found[2] or data[body_start : body_start + 14] != b"# Machine code":
+        return found
+    k = data.find(b"\n# End machine code for function ", body_start, region_end)
+    nl = data.find(b"\n", k + 1, region_end) if k >= 0 else -1
+    if nl < 0:  # no End line, or the log ends on it: unfinished as read
+        return found
+    return nl + 1, blank_run_end(data, nl + 1, region_end), False
 
 
 # What a Dump holds when its header is followed by no IR at all: no state of any unit.

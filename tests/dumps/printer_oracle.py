@@ -83,6 +83,8 @@ def split_llvm(data: bytes) -> tuple[list[bytes], list[bytes]]:
                 messages.append(line)
             continue
         current.append(raw)
+        if line.startswith(b"# End machine code for function "):
+            current = None  # a function's machine code ends so: what follows is output
     return [b"".join(b) for b in bodies], messages
 
 

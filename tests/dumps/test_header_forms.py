@@ -386,3 +386,30 @@ def test_pass_details_after_a_loop_printout_are_messages() -> None:
     assert tl.raw(tl.dumps[1]) == LOOP and tl.dumps[1].scope == "loop %loop"
     assert [m.text for m in tl.messages] == details.decode().splitlines()
     assert not any(d.truncated for d in tl.dumps)
+
+
+OUTPUT = b"module {\n  func.func @f() {\n    return\n  }\n}\n"
+
+
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"], ids=["lf", "crlf"])
+def test_the_result_printed_after_the_last_mlir_dump_is_no_ir_of_it(end: bytes) -> None:
+    """`mlir-opt -mlir-print-ir-after-all k.mlir 2>&1 > log`: the result printed to stdout
+    (flushed at exit, after the last Dump; with `--split-input-file` each chunk's and its
+    `// -----`) follows the two blank lines that end the last Dump's IR: messages."""
+    stdout = OUTPUT + b"// -----\n" + OUTPUT
+    tl = _read((MLIR_A + b"\n" + MLIR_B + b"\n" + stdout).replace(b"\n", end))
+    assert tl.text(tl.dumps[1]) == tl.text(tl.dumps[0])
+    assert [m.text for m in tl.messages] == stdout.decode().splitlines()
+    assert not tl.dumps[1].truncated and tl.change_states() == ["changed", "unchanged"]
+
+
+def test_assembly_printed_after_the_last_machine_code_dump_is_no_ir_of_it() -> None:
+    """`llc -print-after-all k.ll -o - 2>&1`: the assembly (flushed at exit, indented by
+    tabs) after the last function's machine code: messages, the Dump complete and whole."""
+    machine = MACHINE.replace(b"(machine-sink)", b"(pseudo-probe-inserter)")
+    asm = b"\t.text\n\t.globl\tf\nf:\n\tretq\n.Lfunc_end0:\n\t.size\tf, .Lfunc_end0-f\n"
+    tl = _read(MACHINE + machine + asm)
+    assert tl.raw(tl.dumps[1]) == tl.raw(tl.dumps[0])
+    assert [m.text for m in tl.messages] == asm.decode().splitlines()
+    assert not tl.dumps[1].truncated and not tl.warnings
+    assert tl.change_states() == ["changed", "unchanged"]

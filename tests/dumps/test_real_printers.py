@@ -53,6 +53,7 @@ LLC_MODES = {
     "llc module scope": ["-O1", "-print-after-all", "-print-module-scope"],
     "llc time-passes": ["-O1", "-time-passes", "-print-after=finalize-isel"],
     "llc debug-pass=Details": ["-O1", "-print-after-all", "-debug-pass=Details"],
+    "llc assembly to stdout": ["-O1", "-print-after-all", "-o", "-"],
 }
 
 
@@ -77,6 +78,8 @@ def test_llvm_printers(mode: str, tmp_path: Path) -> None:
     src = DATA / "llvm" / "loop.ll"
     flags = OPT_MODES.get(mode) or LLC_MODES[mode]
     tail = ["-disable-output", str(src)] if tool == "opt" else [str(src), "-o", "/dev/null"]
+    if "-o" in flags:  # the output printed into the log too (to stdout, flushed at exit)
+        tail = [str(src)]
     log = _run([tool, *flags, *tail], tmp_path / "printed.log")
     bodies, messages = oracle.split_llvm(log.read_bytes())
     assert bodies, f"{mode}: the printer printed no dump"
@@ -138,6 +141,8 @@ ADAPTER_MODES = {
     "generic": ["--mlir-print-ir-after-all", "--mlir-print-op-generic"],
     "module scope, before-all, timing": ["--mlir-print-ir-before-all", "--mlir-timing",
                                          "--mlir-print-ir-module-scope", "--mlir-disable-threading"],
+    # the result printed into the log too (to stdout, flushed at exit, after the last Dump)
+    "result to stdout": ["--mlir-print-ir-after-all", "-o", "-"],
 }  # fmt: skip
 
 
@@ -147,7 +152,9 @@ def test_triton_adapter_opt(mode: str, tmp_path: Path) -> None:
     passes = ["--triton-to-annotation", "--triton-to-unstructure", "--triton-to-hivm",
               "--triton-to-hfusion", "--triton-to-llvm", "--bubble-up-operation",
               "--triton-to-linalg=global-kernel=false named-ops=True"]  # fmt: skip
-    command = [tool, str(ASCEND / "matmul.ttir"), *passes, *ADAPTER_MODES[mode], "-o", "/dev/null"]
+    flags = ADAPTER_MODES[mode]
+    command = [tool, str(ASCEND / "matmul.ttir"), *passes, *flags]
+    command += [] if "-o" in flags else ["-o", "/dev/null"]
     log = _run(command, tmp_path / "printed.log")
     bodies, messages = oracle.split_mlir(log.read_bytes())
     assert bodies, f"{mode}: the printer printed no dump"

@@ -18,7 +18,10 @@ Reductions and scans of fp16 tensors compute in fp32 as well: bishengir-compile 
 tensor to f32 (`vcast_half_to_float`), reduces or scans it there (`reduce_sum_ra_float`, an
 f32 loop for `tl.cumsum` or a combine function of one's own) and casts the result back once,
 where the interpreter's numpy sum of fp16 rounds at every step (a 13-row `tl.sum` of fp16
-then misses torch's fp32 reference by an ulp).
+then misses torch's fp32 reference by an ulp). A reduction reading another's result directly
+reads its fp32 values (the casts between the two fold away: `tl.sum(tl.sum(x, 0), 0)` is
+one cast up, two f32 reductions, one cast down); an fp16 elementwise op in between computes
+in fp16, as the device's `vmuls_vs_1d_half` does, on the rounded values.
 """
 
 from __future__ import annotations
@@ -190,11 +193,26 @@ def bf16_as_device() -> Iterator[None]:
             setattr(builder, name, method)
 
 
+def _fp16_widened(bf16: _Bf16, handle: Any) -> Any:
+    """The fp32 handle of an fp16 one: a reduction's own result gives the values it kept."""
+    kept = vars(handle).get(_FP32)
+    if kept is not None and kept[0] is handle.data:
+        return bf16.handle(kept[1], bf16.tl.float32)
+    return bf16.handle(handle.data.astype(bf16.np.float32), bf16.tl.float32)
+
+
+def _fp16_rounded(bf16: _Bf16, handle: Any) -> Any:
+    """An fp32 result rounded to fp16, its fp32 values kept for a reduction reading it next."""
+    half = bf16.handle(handle.data.astype(bf16.np.float16), bf16.tl.float16)
+    vars(half)[_FP32] = (half.data, handle.data)
+    return half
+
+
 def _reduced_in_fp32(apply: Callable[..., Any], bf16: _Bf16) -> Callable[..., Any]:
     """A reduction or scan of bf16 or fp16 tensors computed on their fp32 values, its float
     results rounded to the input's type once (the interpreter's numpy `max`/`sum` of bf16
     bits orders negative values backwards; its fp16 sums round at every step)."""
-    tl, np = bf16.tl, bf16.np
+    tl = bf16.tl
 
     def retyped(t: Any, dtype: Any, handle: Any) -> Any:
         kind = tl.block_type(dtype, list(t.type.shape)) if t.type.is_block() else dtype
@@ -204,8 +222,7 @@ def _reduced_in_fp32(apply: Callable[..., Any], bf16: _Bf16) -> Callable[..., An
         """(t on fp32 values, the type it was) for a bf16 or fp16 tensor, else (t, None)."""
         handle = getattr(t, "handle", None)
         if isinstance(handle, bf16.handle) and _is_fp16(handle.dtype):
-            fp32 = bf16.handle(handle.data.astype(np.float32), tl.float32)
-            return retyped(t, tl.float32, fp32), tl.float16
+            return retyped(t, tl.float32, _fp16_widened(bf16, handle)), tl.float16
         handle, was = bf16.as_fp32(handle)
         return (retyped(t, tl.float32, handle), tl.bfloat16) if was else (t, None)
 
@@ -215,7 +232,7 @@ def _reduced_in_fp32(apply: Callable[..., Any], bf16: _Bf16) -> Callable[..., An
         if not isinstance(t, tl.core.tensor) or not _is_fp32(t.dtype):
             return t
         if to is tl.float16:
-            return retyped(t, to, bf16.handle(t.handle.data.astype(np.float16), to))
+            return retyped(t, to, _fp16_rounded(bf16, t.handle))
         return retyped(t, to, bf16.back(t.handle, False))
 
     def reduced(self: Any, input: Any) -> Any:

@@ -48,3 +48,18 @@ def test_running_sums_half():
     y = torch.empty_like(x)
     running_sums[(1,)](x, y, N=128)
     close(y, x.float().cumsum(0).half())
+
+
+@triton.jit
+def plane_sums(x_ptr, y_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    a, b, c = tl.arange(0, A), tl.arange(0, B), tl.arange(0, C)
+    x = tl.load(x_ptr + a[:, None, None] * B * C + b[None, :, None] * C + c[None, None, :])
+    tl.store(y_ptr + c, tl.sum(tl.sum(x, 0), 0))  # one f32 sum over both axes on the device
+
+
+def test_a_sum_of_sums_half():
+    torch.manual_seed(0)
+    x = make((37, 5, 3), "float16")
+    y = torch.empty(3, dtype=torch.float16).npu()
+    plane_sums[(1,)](x, y, A=37, B=5, C=3)
+    close(y, x.float().sum((0, 1)).half())

@@ -129,7 +129,8 @@ def safe_arcname(name: str) -> str:
 
 _ARC_SAFE = re.compile(r"[A-Za-z0-9._+\-/ #@=,~%()\[\]{}]*")
 _ARC_BAD = re.compile(
-    '[\x00-\x1f\x7f-\x9f:<>"|?*\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]'
+    '[\x00-\x1f\x7f-\x9f:<>"|?*\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff'
+    "\ud800-\udfff]"  # an undecodable byte of a file name: zip names are UTF-8
 )
 
 

@@ -168,3 +168,22 @@ def test_the_recompile_line_pasted_into_a_shell_runs_no_word_of_run_json(tmp_pat
         "--target", "Ascend910B3 `touch PWN5`", "--module-scope",
     ]  # fmt: skip
     assert line in report.markdown
+
+
+def test_artifacts_nested_1500_deep_are_walked_not_a_recursion_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = _run(tmp_path)
+    fd = os.open(run / "artifacts", os.O_RDONLY)  # by folder handles: no path grows per level
+    for _ in range(1500):  # os.walk recurses once per level
+        os.mkdir("d", dir_fd=fd)
+        fd, parent = os.open("d", os.O_RDONLY, dir_fd=fd), fd
+        os.close(parent)
+    leaf = os.open("leaf.mlir", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+    os.write(leaf, b"module { leaf }\n")
+    os.close(leaf)
+    os.close(fd)
+    assert main(["report", str(run), "-o", str(tmp_path / "bug")]) == 0, capsys.readouterr().err
+    zipped = _zip(tmp_path / "bug.zip")
+    assert zipped[f"ir/{'d/' * 1500}leaf.mlir"] == b"module { leaf }\n"
+    assert {"ir/input.mlir", "ir/output.mlir"} <= set(zipped)

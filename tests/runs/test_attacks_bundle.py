@@ -187,3 +187,16 @@ def test_artifacts_nested_1500_deep_are_walked_not_a_recursion_error(
     zipped = _zip(tmp_path / "bug.zip")
     assert zipped[f"ir/{'d/' * 1500}leaf.mlir"] == b"module { leaf }\n"
     assert {"ir/input.mlir", "ir/output.mlir"} <= set(zipped)
+
+
+def test_a_stage_log_of_nul_bytes_is_refused_as_a_log_file_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ascend_ir_lab.dumps import open_timeline
+
+    run = _run(tmp_path)
+    (run / LOG).write_bytes(bytes(8 << 20))  # what `inspect FILE` calls binary data
+    tl = open_timeline(run)
+    assert any("is binary data, not a compiler log; not read" in w for w in tl.warnings)
+    assert not any("\0" in m.text for m in tl.messages)
+    assert len(tl.dumps) == 1  # the stage's artifact is still read

@@ -6,10 +6,14 @@ from __future__ import annotations
 import re
 
 # Bidi embeddings/overrides/isolates, zero-width and other invisible format characters: they
-# make text read differently from what it is (CVE-2021-42574, "Trojan Source").
+# make text read differently from what it is (CVE-2021-42574, "Trojan Source"). A lone
+# surrogate (an undecodable byte of a file name, `\ud800` in someone's JSON) is no character
+# at all: shown so too, it cannot stop the text from being written as UTF-8.
 _INVISIBLE = re.compile(
-    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]"
+    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+    "\ud800-\udfff]"
 )
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # ESC sequences (CSI ... final, OSC ... BEL/ST, two-byte ESC x), then any other C0/C1 control
 # except tab and newline.
 _ESCAPES = re.compile(
@@ -32,6 +36,15 @@ def for_terminal(text: str) -> str:
     if _CONTROLS.search(text) is not None:
         text = _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
     return text if text.isascii() else visible(text)
+
+
+def json_escaped(json_text: str) -> str:
+    """JSON text with each lone surrogate inside its strings written as a `\\uXXXX` escape:
+    the same JSON value (a reader gets the string back as it was), and text that encodes as
+    UTF-8 (raw, one undecodable byte in a Run folder's name stops a page or a zip)."""
+    if json_text.isascii() or _LONE_SURROGATE.search(json_text) is None:
+        return json_text
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)
 
 
 _LINE_BREAKS = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}

@@ -8,6 +8,7 @@ and a reader can stream it line by line. Every key means one thing across the co
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -17,12 +18,15 @@ from typing import IO, Any
 try:
     import orjson
 
+    _fallback = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
     def _encode(value: Any) -> str:
-        return orjson.dumps(value).decode("utf-8")
+        try:
+            return orjson.dumps(value).decode("utf-8")
+        except TypeError:  # a lone surrogate (a file name's odd byte): _escaped escapes it
+            return _fallback.encode(value)
 
 except ImportError:  # pragma: no cover - a dependency; the fallback writes the same JSON
-    import json
-
     _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
     def _encode(value: Any) -> str:
@@ -72,7 +76,7 @@ class _Chunks:
 # closing quote). Written as \uXXXX escapes instead, the same string, safe to print.
 _RAW = re.compile(
     "[\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f"
-    "\ufeff\ufff9-\ufffb]"
+    "\ufeff\ufff9-\ufffb\ud800-\udfff]"
 )
 
 

@@ -272,6 +272,11 @@ def _add_run_stage(b: LogBuilder, folder: Path, stage: dict[str, Any]) -> None:
         b.warnings.append(f"{folder}: stage {name} {stage['status']} (exit code "
                           f"{stage.get('returncode')}): its log ends where the tool was stopped")  # fmt: skip
     log = _run_file(b, folder, name, "log", stage.get("log"))
+    if log and b"\0" in log[:8192] and MARKER not in log:
+        # as read_log refuses such a file: a gigabyte of NUL bytes is no compiler log
+        b.warnings.append(f"{folder}: stage {name}: log {stage['log']} is binary data, "
+                          "not a compiler log; not read")  # fmt: skip
+        log = None
     if log:
         dumps = b.add_log(folder / stage["log"], log, name).dumps
     data = _run_file(b, folder, name, "artifact", stage.get("artifact"))

@@ -10,10 +10,11 @@ import json
 import os
 import shutil
 import stat
+import tempfile
 import time
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ascend_ir_lab.dumps.zstd_log import open_zstd
 from ascend_ir_lab.export.html import render_html
@@ -21,6 +22,7 @@ from ascend_ir_lab.export.notes import notes_document
 from ascend_ir_lab.export.report_md import branch_style, kernel_reproducer
 from ascend_ir_lab.runs import inside, is_cache_entry, is_inside, regular_file, safe_arcname
 from ascend_ir_lab.runs.paths import files_inside
+from ascend_ir_lab.safe_text import json_escaped
 
 __all__ = ["add_readme", "cache_folder", "environment", "write_bundle"]
 
@@ -75,20 +77,21 @@ def _add_tree(zf: zipfile.ZipFile, folder: Path, arc: str, root: Path | None = N
     added = []
     for p in files_inside(folder, root or folder):
         name = safe_arcname(f"{arc}/{p.relative_to(folder).as_posix()}")
-        if _add_file(zf, p, root or folder, name, root is not None, left):
-            added.append(name.removesuffix(".zst") if root is not None else name)
+        used = _add_file(zf, p, root or folder, name, root is not None, left)
+        if used is not None:
+            added.append(used)
     return added
 
 
 def _stage_logs(run: Any) -> list[tuple[Path, str]]:
     """(stored log, name in the bundle): a Run's compressed logs go in as plain text."""
-    logs = []
+    logs: dict[str, tuple[Path, str]] = {}
     for s in run.stages:
         path = inside(run.path, s.get("log"))
         if path is not None and not path.is_symlink() and regular_file(path):
-            name = safe_arcname(path.relative_to(run.path).as_posix()).removesuffix(".zst")
-            logs.append((path, name))
-    return logs
+            rel = path.relative_to(run.path).as_posix()
+            logs.setdefault(rel, (path, safe_arcname(rel)))  # a log two stages name goes in once
+    return list(logs.values())
 
 
 _OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -124,9 +127,10 @@ def _entry(name: str, st: os.stat_result) -> zipfile.ZipInfo:
 
 
 def _add_file(zf: zipfile.ZipFile, path: Path, root: Path, name: str, unpack: bool,
-              left: list[str] | None) -> bool:  # fmt: skip
+              left: list[str] | None) -> str | None:  # fmt: skip
     """Add the file `path` (of the folder `root`) as `name`, a `.zst` as its plain text when
-    `unpack`; False, and a line in `left`, when it is not attached."""
+    `unpack`: the name it got (`_free_name`); None, and a line in `left`, when it is not
+    attached."""
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
@@ -136,22 +140,58 @@ def _add_file(zf: zipfile.ZipFile, path: Path, root: Path, name: str, unpack: bo
             why = _why_not(fd, root)
             if why is None:
                 proc = Path(f"/proc/self/fd/{fd}")
-                if unpack and path.suffix == ".zst":
-                    try:
-                        blocks = open_zstd(proc if proc.exists() else path).chunks()
-                        with zf.open(name.removesuffix(".zst"), "w") as out:
-                            for block in blocks:
-                                out.write(block)
-                        return True
-                    except (OSError, ValueError):
-                        f.seek(0)  # not readable as zstd: the file goes in as it is
-                info = _entry(name, os.fstat(fd))
-                with zf.open(info, "w") as out:
-                    shutil.copyfileobj(f, out, 1 << 20)
-                return True
+                st = os.fstat(fd)
+                zst = unpack and path.suffix == ".zst"
+                text = _unpacked(proc if proc.exists() else path) if zst else None
+                source, size = (f, st.st_size) if text is None else (text, text.tell())
+                plain = name if text is None else name.removesuffix(".zst")
+                info = _entry(_free_name(zf, plain), st)
+                info.file_size = size  # told before writing: zip64 for a file past 2 GiB
+                with source:
+                    source.seek(0)
+                    with zf.open(info, "w") as out:
+                        shutil.copyfileobj(source, out, 1 << 20)
+                return info.filename
     if left is not None:
         left.append(f"{path.relative_to(root).as_posix()}: {why}")
-    return False
+    return None
+
+
+def _unpacked(path: Path) -> IO[bytes] | None:
+    """The text of a `.zst` file, whole, in a temporary file left at its end; None for one
+    that cannot be read whole (damaged, cut off: it then goes in as it is, so that nothing of
+    it is lost and no entry holds part of it)."""
+    spool = tempfile.SpooledTemporaryFile(max_size=64 << 20)
+    try:
+        text = open_zstd(path)
+        for block in text.chunks():
+            spool.write(block)
+    except (OSError, ValueError):
+        text = None
+    if text is None or text.warnings:
+        spool.close()
+        return None
+    return spool
+
+
+def _free_name(zf: zipfile.ZipFile, name: str) -> str:
+    """`name`, or `name` with `~2`, `~3`... before its suffixes where the bundle holds it
+    already: two files of a Run whose names differ only in what `safe_arcname` replaced
+    (`a:b.mlir`, `a|b.mlir`), or `a.mlir` beside `a.mlir.zst` unpacked, are both kept (an
+    unzip would write the second over the first)."""
+    if name not in zf.NameToInfo:
+        return name
+    folder, slash, base = name.rpartition("/")
+    stem, dot, suffixes = base.partition(".")
+    k = 2
+    while f"{folder}{slash}{stem}~{k}{dot}{suffixes}" in zf.NameToInfo:
+        k += 1
+    return f"{folder}{slash}{stem}~{k}{dot}{suffixes}"
+
+
+def _json(value: Any) -> str:
+    """A file of the bundle as JSON text (lone surrogates of odd file names escaped)."""
+    return json_escaped(json.dumps(value, indent=2, ensure_ascii=False)) + "\n"
 
 
 def write_bundle(
@@ -175,31 +215,31 @@ def write_bundle(
             files += _add_tree(zf, work / "pass", "repro/pass")
         left: list[str] = facts.setdefault("left_out", [])
         for path, rel in _stage_logs(run):
-            if _add_file(zf, path, run.path, f"logs/{rel}", True, left):
-                files.append(f"logs/{rel}")
+            if used := _add_file(zf, path, run.path, f"logs/{rel}", True, left):
+                files.append(used)
         if (run.path / "artifacts").is_dir() and inside(run.path, "artifacts"):
             files += _add_tree(zf, run.path / "artifacts", "ir", run.path, left)
         if cache is not None:
             files += _add_tree(zf, cache, "cache", run.path, left)
-        put("run/run.json", json.dumps(run.manifest, indent=2, ensure_ascii=False) + "\n")
+        put("run/run.json", _json(run.manifest))
         put("notes.json", notes_document(payload["notes"], str(payload["title"])))
         put(
             "environment.json",
-            json.dumps(facts["environment"], indent=2, ensure_ascii=False) + "\n",
+            _json(facts["environment"]),
         )
         if barrier is not None:
             for path, rel in _stage_logs(barrier):
-                if _add_file(zf, path, barrier.path, f"barrier-all/logs/{rel}", True, left):
-                    files.append(f"barrier-all/logs/{rel}")
+                if used := _add_file(zf, path, barrier.path, f"barrier-all/logs/{rel}", True, left):
+                    files.append(used)
             put(
                 "barrier-all/run.json",
-                json.dumps(barrier.manifest, indent=2, ensure_ascii=False) + "\n",
+                _json(barrier.manifest),
             )
             put(
                 "barrier-all/comparison.json",
-                json.dumps(facts["barrier_all"], indent=2, ensure_ascii=False) + "\n",
+                _json(facts["barrier_all"]),
             )
-        put("sync/report.json", json.dumps(facts["sync"], indent=2, ensure_ascii=False) + "\n")
+        put("sync/report.json", _json(facts["sync"]))
         put("timeline.html", render_html(payload, title=str(payload["title"])))
     return files
 

@@ -11,7 +11,7 @@ from typing import Any
 from ascend_ir_lab.export.notes import note_where
 from ascend_ir_lab.export.packing import auto_pack, is_packed, unpack_payload
 from ascend_ir_lab.package_data import static_text
-from ascend_ir_lab.safe_text import visible
+from ascend_ir_lab.safe_text import json_escaped, visible
 
 __all__ = ["embed_json", "render_html", "static_html"]
 
@@ -25,8 +25,11 @@ _JSON_ESCAPES = {
 
 
 def embed_json(payload: Any) -> str:
-    """JSON text safe inside a <script> element: no `<`, `>`, `&` or U+2028/9 left raw."""
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """JSON text safe inside a <script> element: no `<`, `>`, `&`, U+2028/9 or lone surrogate
+    left raw."""
+    text = json_escaped(
+        json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    )
     return "".join(_JSON_ESCAPES.get(ch, ch) for ch in text) if _needs_escape(text) else text
 
 

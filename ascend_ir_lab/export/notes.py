@@ -19,6 +19,7 @@ from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs import inside, refuse_special, regular_file
 from ascend_ir_lab.runs.outputs import write_output
 from ascend_ir_lab.runs.paths import read_small
+from ascend_ir_lab.safe_text import json_escaped
 
 __all__ = [
     "NOTES_FILE",
@@ -119,7 +120,7 @@ def notes_document(notes: Iterable[Mapping[str, Any]], title: str | None = None)
     if title:
         body["title"] = title
     body["notes"] = [dict(n) for n in notes]
-    return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+    return json_escaped(json.dumps(body, indent=2, ensure_ascii=False)) + "\n"
 
 
 def write_notes(

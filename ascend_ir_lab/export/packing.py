@@ -18,6 +18,7 @@ from typing import Any
 
 from ascend_ir_lab.export.deflate import PartedGzip, gzip_parts
 from ascend_ir_lab.forked import Pending
+from ascend_ir_lab.safe_text import json_escaped
 
 try:
     import orjson as _orjson
@@ -52,7 +53,10 @@ def payload_json(payload: Mapping[str, Any]) -> str:
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    # orjson refuses a lone surrogate (a file name's undecodable byte): such a value comes here
+    return json_escaped(
+        json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    )
 
 
 # Where orjson writes a float unlike Python: `0.00001` (Python: 1e-05), `1e-9` (1e-09). Two

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shlex
 from collections.abc import Iterable
 from typing import Any
 
@@ -46,10 +47,15 @@ def kernel_reproducer(run: Any) -> str:
     sig = kernel.get("signature") or {}
     consts = kernel.get("constexprs") or {}
     launch = (manifest.get("extra") or {}).get("launch")
-    sig_arg = _one_line(",".join(f"{k}={v}" for k, v in sig.items()))
-    const_args = _one_line(" ".join(f"--constexpr={k}={v}" for k, v in consts.items()))
     target = _one_line(str(manifest.get("target")))
-    barrier = " --barrier-all" if (manifest.get("extra") or {}).get("barrier_all") else ""
+    # a line to paste into a shell: every word from run.json quoted (`'; rm -rf ~ #` as a
+    # signature is then text, not a second command)
+    again = ["ascend-ir-lab", "compile", f"kernel.py::{name}",
+             "--signature", ",".join(f"{k}={v}" for k, v in sig.items()),
+             *(f"--constexpr={k}={v}" for k, v in consts.items()),
+             "--target", target, "--module-scope"]  # fmt: skip
+    if (manifest.get("extra") or {}).get("barrier_all"):
+        again.append("--barrier-all")
     tail = [
         "",
         "# ---- ascend-ir-lab: how this kernel was compiled (from run.json) ----",
@@ -61,8 +67,7 @@ def kernel_reproducer(run: Any) -> str:
         tail.append(f"LAUNCH = {json.dumps(launch, default=str)}")
     tail += [
         "# Recompile offline, every IR of every pass:",
-        f"#   ascend-ir-lab compile kernel.py::{name} --signature '{sig_arg}' {const_args}"
-        f" --target {target} --module-scope{barrier}",
+        f"#   {shlex.join(_one_line(word) for word in again)}",
         "",
     ]
     return (

@@ -129,15 +129,28 @@ def safe_arcname(name: str) -> str:
 
 _ARC_SAFE = re.compile(r"[A-Za-z0-9._+\-/ #@=,~%()\[\]{}]*")
 _ARC_BAD = re.compile(
-    '[\x00-\x1f\x7f-\x9f:<>"|?*\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]'
+    '[\x00-\x1f\x7f-\x9f:<>"|?*\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff'
+    "\ud800-\udfff]"  # an undecodable byte of a file name: zip names are UTF-8
 )
 
 
 def files_inside(folder: Path, root: Path) -> Iterator[Path]:
-    """Every regular file under `folder`, symlinks not followed, each inside `root`."""
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
-        dirnames.sort()
-        for name in sorted(filenames):
-            path = Path(dirpath) / name
-            if not path.is_symlink() and regular_file(path) and is_inside(root, path):
+    """Every regular file under `folder`, symlinks not followed, each inside `root`, in name
+    order as `os.walk` gives them; walked without recursion (`os.walk` recurses: a folder
+    nested 1,500 deep in someone's Run would be a RecursionError, not a report)."""
+    folders = [folder]
+    while folders:
+        here = folders.pop()
+        try:
+            with os.scandir(here) as it:
+                found = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        below = []
+        for entry in found:
+            path = Path(entry.path)
+            if entry.is_dir(follow_symlinks=False):
+                below.append(path)
+            elif not entry.is_symlink() and regular_file(path) and is_inside(root, path):
                 yield path
+        folders.extend(reversed(below))

@@ -15,6 +15,7 @@ from ascend_ir_lab.runs.paths import inside
 
 MAX_MANIFEST_BYTES = 16 << 20
 MAX_DEPTH = 32
+_INT_BOUND = 1 << 63  # a manifest's integers (exit codes, lines, counts) fit in 64 bits
 CACHE_KEYS = ("cache_dir", "triton_cache", "cache")
 _CACHE_MAX_FILES = 256
 
@@ -69,6 +70,10 @@ def _first_problem(value: Any) -> str | None:
             return f"{path or 'the manifest'}: nested deeper than {MAX_DEPTH} levels"
         if isinstance(item, float) and not math.isfinite(item):
             return f"{path}: {item} is not a finite number"
+        if isinstance(item, int) and not -_INT_BOUND < item < _INT_BOUND:
+            # 1e999 parses as inf and is refused; so is 10**400, which parses exactly and then
+            # overflows every float made of it (a time, an exit code printed)
+            return f"{path}: a number of {len(str(abs(item)))} digits is not a finite number"
         if isinstance(item, str) and not _encodable(item):
             return f"{path or 'a string'}: not valid Unicode (a lone surrogate)"
         if isinstance(item, dict):

@@ -107,7 +107,7 @@ def utf16_text(data: bytes) -> bytes | None:
     head = bytes(data[:2])
     if head in (b"\xff\xfe", b"\xfe\xff"):
         codec = "utf-16"
-    elif b"\0" in data[:64] and _WIDE_MARKER in data:
+    elif b"\0" in data[:64] and data.find(_WIDE_MARKER) >= 0:
         codec = "utf-16-le"
     else:
         return None

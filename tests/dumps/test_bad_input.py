@@ -84,3 +84,39 @@ def test_nul_bytes_early_in_a_good_log_do_not_reject_it(tmp_path: Path) -> None:
     binary.write_bytes(b"\0\x01\x02" * 1000)
     with pytest.raises(InputError, match="binary data"):
         open_timeline(binary)
+
+
+class _Mapped(bytes):
+    """A large log's bytes as the reader gets them (a mapped file): `in` of a mapped file
+    compares a byte at a time in Python, 33 s for a gigabyte against 0.5 s for `find`."""
+
+    def __contains__(self, sub: object) -> bool:
+        raise AssertionError("a membership test scanning the whole log")
+
+
+@pytest.mark.parametrize("shape", ["binary", "nul head", "utf-16 guess", "run stage"])
+def test_a_whole_log_is_searched_with_find_never_scanned_by_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shape: str
+) -> None:
+    """A gigabyte of NUL bytes (a 4.6 MB .gz) in a log or a Run's stage log took minutes."""
+    from ascend_ir_lab.dumps import sources
+    from tests.runs.hostile import BASE, LOG
+
+    read = sources.read_bytes
+    monkeypatch.setattr(sources, "read_bytes", lambda *a, **k: _Mapped(read(*a, **k)))
+    good = fixture_bytes(ASCEND / "vadd.adapter.log")
+    if shape == "run stage":
+        run = tmp_path / "run"
+        shutil.copytree(BASE, run)
+        (run / LOG).write_bytes(bytes(1 << 16))
+        tl = open_timeline(run)
+        assert any("is binary data, not a compiler log; not read" in w for w in tl.warnings)
+        return
+    log = tmp_path / "x.log"
+    log.write_bytes({"binary": bytes(1 << 16), "nul head": b"\0 pad\n" + good,
+                     "utf-16 guess": b"\0\0" + good}[shape])  # fmt: skip
+    if shape == "binary":
+        with pytest.raises(InputError, match="binary data"):
+            open_timeline(log)
+    else:
+        assert open_timeline(log).dumps

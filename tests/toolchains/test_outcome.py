@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import triton
 import triton.language as tl
 
 from ascend_ir_lab.errors import CompilerError
+from ascend_ir_lab.runs import Run
 from ascend_ir_lab.toolchains.common.outcome import failures
 from tests.toolchains.conftest import needs_ascend
 
@@ -146,3 +148,35 @@ def test_capture_of_pytest_says_what_this_triton_lacks(
         "this code needs a newer triton-ascend"
     ], done.stdout + done.stderr
     assert "ascend_ir_lab/" not in done.stderr  # nothing of ours in the traceback
+
+
+FAILING_COMPILE = """
+import torch, torch_npu, triton, triton.language as tl
+
+@triton.jit
+def wide_softmax(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.exp(tl.load(x_ptr + offs))
+    tl.store(y_ptr + offs, x / tl.sum(x, 0))
+
+x = torch.randn(1 << 18).npu()
+wide_softmax[(1,)](x, torch.empty_like(x), BLOCK=1 << 18)  # 1 MiB a row: past the UB
+"""
+
+
+@needs_ascend
+def test_a_compile_that_failed_is_listed_with_the_run_it_left(tmp_path: Path) -> None:
+    """The Run of a failed compile (every Dump up to the failure, the stage's log) is the one
+    a failure is debugged from: capture lists it, never says no Run was made."""
+    (tmp_path / "wide.py").write_text(FAILING_COMPILE)
+    cmd = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(tmp_path / "runs"), "--",
+           sys.executable, "wide.py"]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 1 and "no Run was made" not in done.stdout, done.stdout
+    data = json.loads((tmp_path / "runs" / "capture.json").read_text())
+    assert data["runs"] == ["wide_softmax"]
+    assert data["failures"][0].startswith("stage bishengir failed (exit code 1)")
+    run = Run(tmp_path / "runs" / "wide_softmax")
+    assert run.status == "compile-error"
+    assert {d.stage for d in run.timeline.dumps} == {"ttir", "adapter", "bishengir"}
+    assert "wide_softmax" in done.stdout.split("kernel", 1)[1]  # in the table of Runs

@@ -77,8 +77,13 @@ class Capture:
 
     @property
     def runs(self) -> list[Run]:
-        """The Runs compiled, one per distinct kernel/signature/constexprs, in order."""
-        return [r for r in self._compiled.values() if isinstance(r, Run)]
+        """The Runs compiled, one per distinct kernel/signature/constexprs, in order; a
+        compile that failed gives the Run it left (compile-error: every Dump up to the
+        failure, the stage's log and command), the Run a failure is debugged from."""
+        made = (
+            r if isinstance(r, Run) else getattr(r, "run", None) for r in self._compiled.values()
+        )
+        return [r for r in made if isinstance(r, Run)]
 
     def _found(self, key: tuple[Any, ...], launch: Launch) -> Run | None:
         """The Run compiled for `key` (its error noted on `launch` where it failed)."""

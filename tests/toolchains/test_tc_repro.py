@@ -151,3 +151,43 @@ def test_repro_sh_of_a_mix_kernel_half_runs_with_env_i_bash(
     result = run_reproducer(repro)  # the same command from Python, compared with the dump
     assert result.match, result.summary() + "\n".join(result.diff)
     assert repro.output.read_text() == fresh_shell
+
+
+@pytest.mark.parametrize(
+    ("arg", "scope", "options"),
+    [
+        ("snapshot-op-locations", "builtin.module", "{filename=/tmp/owned.mlir}"),  # writes it
+        ("inject-ir", "builtin.module", "{file-path=/etc/passwd}"),  # reads it into the IR
+        ("gpu-module-to-binary", "builtin.module", "{toolkit=/tmp/evil}"),  # runs its tools
+        ("inline", "builtin.module", "{default-pipeline=snapshot-op-locations{filename=/x}}"),
+        ("canonicalize", "builtin.module", "{max-iterations=1 dump-file=/x}"),
+        ("cse", "func.func),snapshot-op-locations{filename=/x},func.func(cse", ""),
+        ("cse)", "builtin.module", ""),
+    ],
+)
+def test_a_pass_that_would_touch_a_file_a_stranger_named_is_not_re_run(
+    arg: str, scope: str, options: str
+) -> None:
+    """A Run's pass names, options and scopes come from its log, which may be anyone's:
+    `repro`/`report --which` of it must not write, read or run what that log names."""
+    with pytest.raises(InputError, match="not re-run"):
+        pass_pipeline(_D(arg, scope, options))
+    # the options a command gives a pass: the same
+    if not options:
+        return
+    with pytest.raises(InputError, match="not re-run"):
+        pass_pipeline(_D(arg, scope), [f"--{arg}={options[1:-1]}"])
+
+
+def test_plain_pass_options_are_kept() -> None:
+    spec = "{max-iterations=10 region-simplify=normal test-convergence=false top-down=true}"
+    assert pass_pipeline(_D("canonicalize", "func.func @k", spec)) == (
+        f"builtin.module(func.func(canonicalize{spec}))"
+    )
+    spec = "{enable-auto-multi-buffer=true sync-solver=true}"
+    assert pass_pipeline(_D("hivm-x", "builtin.module", spec)) == f"builtin.module(hivm-x{spec})"
+
+
+def test_options_that_only_look_like_file_options_are_kept() -> None:
+    for spec in ("{direction=forward}", "{profile-guided=true}", "{outline-fn=true}"):
+        assert pass_pipeline(_D("p", "builtin.module", spec)) == f"builtin.module(p{spec})"

@@ -16,6 +16,7 @@ same command from a fresh shell.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 from dataclasses import dataclass, field
@@ -89,16 +90,58 @@ class ReproResult:
         return f"{what}: re-run on {on}; output differs from the recorded dump ({changed} lines)"
 
 
+# A pass argument or an op name: nothing that closes or opens a pipeline of its own.
+_NAME = re.compile(r"[A-Za-z_][\w.$-]*")
+# Options that name a file, a folder or a tool, at any depth (a nested pipeline's too): the
+# pass would read or write that file or run that tool (`snapshot-op-locations{filename=F}`
+# writes F, `inject-ir{file-path=F}` reads it, `gpu-module-to-binary{toolkit=D}` runs D's
+# tools), and the log a Run's passes come from may be anyone's. An option is such when a
+# word of its name (split at `-`/`_`) is one of these.
+_OPTION_KEY = re.compile(r"(?<![\w-])([\w-]+)\s*=")
+_FILE_WORDS = frozenset(
+    "file filename files path paths dir dirs directory toolkit library libraries lib libs "
+    "bitcode output out dump l opts".split()
+)
+_FILE_PASSES = re.compile(
+    r"(?<![\w-])(?:snapshot-op-locations|inject-ir|transform-preload-library|"
+    r"transform-interpreter|gpu-module-to-binary)(?![\w-])"
+)
+
+
+def _touches_files(spec: str) -> str:
+    """The pass or option of `spec` that names a file or a tool, else ""."""
+    found = _FILE_PASSES.search(spec)
+    if found is not None:
+        return found.group()
+    for key in _OPTION_KEY.findall(spec):
+        if _FILE_WORDS.intersection(re.split(r"[-_]", key.lower())):
+            return str(key)
+    return ""
+
+
 def pass_pipeline(dump: Any, command: list[str] | None = None) -> str:
     """`--pass-pipeline` text for the Dump's pass, nested as its scope says.
 
     Options come from the header's `{...}` or, when the header has none (older MLIR), from
-    `--ARG=OPTIONS` in the stage's command (triton-adapter-opt passes are given so).
+    `--ARG=OPTIONS` in the stage's command (triton-adapter-opt passes are given so). Both
+    come from the Run, which may be someone else's: a pass that would touch a file or run a
+    tool named there, or a name that is no plain name, is refused (InputError), never run.
     """
-    spec = dump.arg + (dump.options or _command_options(dump.arg, command or []))
     if not dump.arg:
         raise InputError(f"dump {dump.index} ({dump.pass_name}) has no pass argument to re-run")
+    options = dump.options or _command_options(dump.arg, command or [])
     op = dump.scope.split(" ", 1)[0] if dump.scope else "builtin.module"
+    for what, name in (("pass argument", dump.arg), ("scope", op)):
+        if _NAME.fullmatch(name) is None:
+            raise InputError(f"dump {dump.index}: {what} {name!r} is not a plain name; not re-run")
+    spec = dump.arg + options
+    said = _touches_files(spec) or ("a line end" if "\n" in options or "\0" in options else "")
+    if said:
+        raise InputError(
+            f"dump {dump.index}: {dump.arg} would be re-run with {said!r}, which names a file "
+            "or a tool (or breaks the line); not re-run: run its command by hand if you trust "
+            "the Run it came from"
+        )
     if op == "builtin.module":
         return f"builtin.module({spec})"
     return f"builtin.module({op}({spec}))"

@@ -211,3 +211,21 @@ def test_a_dot_smaller_than_a_gpu_tile_runs_interpreted() -> None:
     a, b, c = torch.randn(4, 8), torch.randn(8, 2), torch.zeros(4, 2)
     interpret_launch(small_dot, (1,), (a, b, c), {"M": 4, "N": 2, "K": 8})
     torch.testing.assert_close(c, a @ b)
+
+
+@triton.jit
+def larger_first(out_ptr, M: tl.constexpr, N: tl.constexpr):
+    # as triton-ascend's tutorial 13 writes it: three values (the conditional binds tighter
+    # than the commas) for two names, which the compiler pairs as zip does
+    x, y = M, N if M > N else N, M
+    offs = tl.arange(0, 2)
+    tl.store(out_ptr + offs, tl.where(offs == 0, x, y))
+
+
+def test_a_tuple_assignment_unpacks_as_compiled() -> None:
+    """Python raises "too many values to unpack" where the compiler drops the extra value."""
+    import torch
+
+    out = torch.zeros(2, dtype=torch.int32)
+    interpret_launch(larger_first, (1,), (out,), {"M": 3, "N": 5})
+    assert out.tolist() == [3, 5]

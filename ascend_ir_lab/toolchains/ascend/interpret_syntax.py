@@ -8,6 +8,11 @@ Python bool for the whole block, stored as 0 or 1 everywhere, silently (plain
 `TRITON_INTERPRET=1` computes the same wrong values). For the block, the interpreter's
 rewrite of a kernel's source also turns these operators into calls that do what the
 compiler does on tensors, and what Python does on anything else (short-circuit included).
+
+The same rewrite unpacks as the compiler assigns: it pairs a tuple assignment's names with
+its values as `zip` does, so `x, y = a, b if c else d, e` (three values: the conditional
+binds tighter than the commas) sets x and y and drops `e`, where Python raises "too many
+values to unpack" (triton-ascend's own tutorial 13 has that line).
 """
 
 from __future__ import annotations
@@ -19,7 +24,12 @@ from typing import Any
 
 __all__ = ["tensor_operators"]
 
-_HELPERS = {"not": "_ascend_ir_lab_not", "and": "_ascend_ir_lab_and", "or": "_ascend_ir_lab_or"}
+_HELPERS = {
+    "not": "_ascend_ir_lab_not",
+    "and": "_ascend_ir_lab_and",
+    "or": "_ascend_ir_lab_or",
+    "unpack": "_ascend_ir_lab_unpack",
+}
 
 
 def _is_tensor(value: Any) -> bool:
@@ -50,6 +60,13 @@ def _or(left: Any, right: Callable[[], Any]) -> Any:
     return value.logical_or(left) if _is_tensor(value) else value
 
 
+def _unpack(values: Any, count: int) -> Any:
+    """More values than names, cut to the names, as the compiler's `zip` pairs them."""
+    if isinstance(values, (tuple, list)) and len(values) > count:
+        return values[:count]
+    return values
+
+
 def _helper(name: str) -> ast.expr:
     """`triton.language.core.<helper>`: a name the interpreter's rewritten code can reach."""
     node: ast.expr = ast.Name(id="triton", ctx=ast.Load())
@@ -62,6 +79,14 @@ def _transformer(base: type) -> Any:
     class Operators(base):  # type: ignore[misc]  # the interpreter's own class
         def visit_Assign(self, node: ast.Assign) -> ast.AST:
             node.value = self.visit(node.value)  # the interpreter's own visit skips it
+            (target,) = node.targets[:1] or (None,)
+            if (
+                len(node.targets) == 1
+                and isinstance(target, (ast.Tuple, ast.List))
+                and not any(isinstance(e, ast.Starred) for e in target.elts)
+            ):
+                count = ast.Constant(value=len(target.elts))
+                node.value = ast.Call(func=_helper("unpack"), args=[node.value, count], keywords=[])
             return super().visit_Assign(node)  # type: ignore[no-any-return]
 
         def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
@@ -101,7 +126,7 @@ def tensor_operators() -> Iterator[None]:
         yield
         return
     before = rewriter.ast_transformer
-    for name, helper in zip(_HELPERS.values(), (_not, _and, _or), strict=True):
+    for name, helper in zip(_HELPERS.values(), (_not, _and, _or, _unpack), strict=True):
         setattr(tl.core, name, helper)
     rewriter.ast_transformer = _transformer(type(before))
     try:

@@ -25,8 +25,8 @@ import triton.language as tl
 
 @triton.jit
 def lcm_start(out_ptr, a, b):
-    x, y = a, b if a > b else b, a
-    tl.store(out_ptr, x * 10 + y)
+    x = (a, b)[2]  # past the tuple's end
+    tl.store(out_ptr, x * 10)
 
 
 def run(launch):
@@ -59,15 +59,15 @@ def test_a_line_python_cannot_run_fails_both_ways_and_is_named(
         check=False,
     )
     assert plain.returncode != 0
-    assert "ValueError('too many values to unpack (expected 2)')" in plain.stderr
+    assert "IndexError('tuple index out of range')" in plain.stderr
     monkeypatch.syspath_prepend(str(tmp_path))
     import swap_kernel  # type: ignore[import-not-found]
 
     with pytest.raises(InterpreterError) as failed:
         swap_kernel.run(interpret_launch)
     message = str(failed.value)
-    assert message.startswith("ValueError('too many values to unpack (expected 2)'); ")
-    assert message.endswith("fails at swap_kernel.py:10: x, y = a, b if a > b else b, a")
+    assert message.startswith("IndexError('tuple index out of range'); ")
+    assert message.endswith("fails at swap_kernel.py:10: x = (a, b)[2]  # past the tuple's end")
     assert "Triton's CPU interpreter runs the kernel's code as Python" in message
 
 
@@ -78,9 +78,9 @@ def test_the_line_is_named_in_a_notebook_cell_too() -> None:
     from ascend_ir_lab.toolchains.ascend.interpret import interpret_launch
 
     shell = InteractiveShell.instance()
-    cell = SCRIPT.lstrip("\n").split("\n\nif __name__")[0]  # the swap at line 9 of the cell
+    cell = SCRIPT.lstrip("\n").split("\n\nif __name__")[0]  # the indexing at line 9 of the cell
     assert shell.run_cell(cell, store_history=False).success
     with pytest.raises(InterpreterError) as failed:
         shell.user_ns["run"](interpret_launch)
     assert "<ipython-input-" in str(failed.value)
-    assert str(failed.value).endswith(":9: x, y = a, b if a > b else b, a")
+    assert str(failed.value).endswith(":9: x = (a, b)[2]  # past the tuple's end")

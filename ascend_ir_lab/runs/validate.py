@@ -151,7 +151,8 @@ def _versions(v: Any) -> bool:
 
 
 def _status(v: Any) -> bool:
-    return isinstance(v, dict) and v.get("code") in STATUS_TEXT and _opt_str(v.get("text"))
+    code = v.get("code") if isinstance(v, dict) else None
+    return isinstance(code, str) and code in STATUS_TEXT and _opt_str(v.get("text"))
 
 
 def _number(v: Any) -> bool:
@@ -211,9 +212,32 @@ def _stage(s: Any, i: int, folder: Path, warn: list[str]) -> bool:
     return True
 
 
+def _sweep(v: Any) -> bool:
+    return isinstance(v, dict) and isinstance(v.get("configs", []), list)
+
+
+# The records of `extra` that readers look inside, with the shape they need: one of another
+# shape is left out (absent means what the format says for a Run that does not name it).
+_EXTRA_SHAPES: dict[str, Callable[[Any], bool]] = {
+    "passes_captured": lambda v: isinstance(v, bool),
+    "recompile": _is_dict,
+    "autotune": _sweep,
+    "planned_stages": lambda v: isinstance(v, list),
+}
+
+
+def _shaped(extra: dict[str, Any], warn: list[str]) -> None:
+    for key, ok in _EXTRA_SHAPES.items():
+        if key in extra and not ok(extra[key]):
+            warn.append(f"extra.{key}: {_short(extra[key])} is not what the format allows; "
+                        "left out")  # fmt: skip
+            del extra[key]
+
+
 def _extra(extra: dict[str, Any], folder: Path, warn: list[str]) -> dict[str, Any]:
     for key in ("captured_from", "source_file"):
         _field(extra, key, _opt_str, None, warn, "extra.")
+    _shaped(extra, warn)
     if extra.get("captured_from"):
         _path_field(extra, "captured_from", folder, "extra", warn)
     for key in CACHE_KEYS:

@@ -218,6 +218,17 @@ HOSTILE: dict[str, Callable[[Path, Path], None]] = {
     "first-line-negative": _set(
         "kernel", {"name": "k", "first_line": -3, "signature": "x", "source": None}
     ),
+    "status-code-not-text": _set("status", {"code": ["ok"], "text": "x"}),
+    "extra-records-wrong": lambda run, s: [
+        _set(k, v)(run, s)
+        for k, v in (
+            ("extra.passes_captured", False),
+            ("extra.recompile", "rm -rf /"),
+            ("extra.autotune", {"configs": 5}),
+            ("extra.planned_stages", 7),
+        )
+    ],
+    "extra-passes-captured-text": _set("extra.passes_captured", "no"),
     "notes-broken": _notes("{broken"),
     "notes-wrong": _notes('[1, "x", {"dump": "0"}, {"dump": 0, "text": 5}]'),
     "notes-deep": _notes("[" * 100000 + "]" * 100000),

@@ -64,6 +64,24 @@ def test_wrong_fields_are_warnings_and_a_degraded_view(tmp_path: Path) -> None:
     assert len(open_timeline(run).dumps) > 0  # the rest is usable
 
 
+def test_records_of_the_wrong_shape_in_status_and_extra_are_warnings_naming_them(
+    tmp_path: Path,
+) -> None:
+    status, _ = make_hostile(tmp_path, "status-code-not-text")
+    r = Run(status)
+    assert r.status == "interrupted"
+    assert any("status: " in w and "not what the format allows" in w for w in r.warnings)
+    records, _ = make_hostile(tmp_path / "b", "extra-records-wrong")
+    r = Run(records)
+    for key in ("recompile", "autotune", "planned_stages"):
+        assert key not in r.manifest["extra"]
+        assert any(f"extra.{key}: " in w and "left out" in w for w in r.warnings), key
+    assert not r.passes_captured  # a record still, with nothing of the wrong shape
+    r = Run(make_hostile(tmp_path / "c", "extra-passes-captured-text")[0])
+    assert r.passes_captured and any("extra.passes_captured: " in w for w in r.warnings)
+    assert open_timeline(status).dumps and open_timeline(records).dumps
+
+
 @pytest.mark.parametrize(
     "hostile",
     ["log-absolute", "log-dotdot", "artifact-dotdot", "source-outside", "log-symlink",

@@ -151,6 +151,14 @@ def _packed_artifact(kind: str) -> Callable[[Path, Path], None]:
     return apply
 
 
+def _damaged_xz_log(run: Path, secret: Path) -> None:
+    (run / LOG).unlink()
+    (run / "stages" / "1.log.xz").write_bytes(b"\xfd7zXZ\x00" + b"x" * 64)
+    m = _manifest(run)
+    m["stages"][0]["log"] = "stages/1.log.xz"
+    (run / "run.json").write_text(json.dumps(m))
+
+
 # name -> how to make it from a good Run
 HOSTILE: dict[str, Callable[[Path, Path], None]] = {
     "log-absolute": _set("stages.0.log", "{secret}/passwd"),
@@ -229,6 +237,7 @@ HOSTILE: dict[str, Callable[[Path, Path], None]] = {
         )
     ],
     "extra-passes-captured-text": _set("extra.passes_captured", "no"),
+    "log-xz-damaged": _damaged_xz_log,
     "notes-broken": _notes("{broken"),
     "notes-wrong": _notes('[1, "x", {"dump": "0"}, {"dump": 0, "text": 5}]'),
     "notes-deep": _notes("[" * 100000 + "]" * 100000),

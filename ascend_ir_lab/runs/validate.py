@@ -15,6 +15,7 @@ from ascend_ir_lab.runs.paths import inside
 
 MAX_MANIFEST_BYTES = 16 << 20
 MAX_DEPTH = 32
+_SECONDS_MAX = 1e9  # some 30 years: no compile or pass takes longer
 _INT_BOUND = 1 << 63  # a manifest's integers (exit codes, lines, counts) fit in 64 bits
 CACHE_KEYS = ("cache_dir", "triton_cache", "cache")
 _CACHE_MAX_FILES = 256
@@ -156,7 +157,9 @@ def _status(v: Any) -> bool:
 
 
 def _number(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool) and v >= 0
+    """A time in seconds: finite numbers past a few years add up to infinity (1.7e308 twice),
+    which no total, sort or JSON page takes."""
+    return isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= _SECONDS_MAX
 
 
 def _int(v: Any) -> bool:

@@ -82,6 +82,15 @@ def test_records_of_the_wrong_shape_in_status_and_extra_are_warnings_naming_them
     assert open_timeline(status).dumps and open_timeline(records).dumps
 
 
+def test_times_that_add_up_to_infinity_are_warnings_and_no_time(tmp_path: Path) -> None:
+    run, _ = make_hostile(tmp_path, "times-past-years")
+    r = Run(run)
+    assert r.stages[0]["seconds"] is None and r.stages[0]["timings"] == {}
+    assert any("stages[0].timings: " in w for w in r.warnings)
+    assert all(s is None for s in open_timeline(run).timings().values())
+    assert "Infinity" not in save_html(run, tmp_path / "page.html").read_text()
+
+
 @pytest.mark.parametrize(
     "hostile",
     ["log-absolute", "log-dotdot", "artifact-dotdot", "source-outside", "log-symlink",

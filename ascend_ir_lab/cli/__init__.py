@@ -136,12 +136,8 @@ def _command(argv: Sequence[str] | None) -> int:
     except OSError as exc:
         where = exc.filename or _input_of(args)
         return _fail(args, f"{where}: {exc.strerror or exc}")
-    except MemoryError:
-        return _fail(args, f"{_input_of(args)}: too large to read into memory")
-    except RecursionError:
-        return _fail(args, f"{_input_of(args)}: nested too deeply to read")
     except Exception as exc:  # noqa: BLE001 - the boundary: one line, never a traceback
-        return _fail(args, f"{_input_of(args)}: cannot be read ({type(exc).__name__}: {exc})")
+        return _last_resort(args, exc)
     finally:
         with contextlib.suppress(Exception):
             sys.stdout.flush()
@@ -172,6 +168,18 @@ def _input_of(args: argparse.Namespace) -> str:
         if isinstance(value, str):
             return value
     return "input"
+
+
+def _last_resort(args: argparse.Namespace, exc: Exception) -> int:
+    """One line for an error no reader turned into a reason (input it did not foresee, a bug):
+    each reader names the field or file and what is wrong with it, so the attack tests fail
+    where this is reached."""
+    where = _input_of(args)
+    if isinstance(exc, MemoryError):
+        return _fail(args, f"{where}: too large to read into memory")
+    if isinstance(exc, RecursionError):
+        return _fail(args, f"{where}: nested too deeply to read")
+    return _fail(args, f"{where}: cannot be read ({type(exc).__name__}: {exc})")
 
 
 def _fail(args: argparse.Namespace, message: str) -> int:

@@ -142,7 +142,9 @@ def split_region(
             return line_end(data, region_end - (len(tail) - len(stripped))), region_end, False
     # Messages after the IR (a pass manager's log lines): what closes the IR before them?
     found = ir_end(data, body_start, region_end, family, open_end=loop)
-    last = data[data.rfind(b"\n", body_start, max(found[0] - 1, body_start)) + 1 : found[0]]
+    # its last line; a body of one line starts it (not the log's start: a copy of all before)
+    last = data[max(data.rfind(b"\n", body_start, max(found[0] - 1, body_start)) + 1,
+                    body_start) : found[0]]  # fmt: skip
     if last.startswith(ends) and not found[2]:
         return found
     # Text that can never be IR (a traceback, a crash report) ends the IR wherever it starts,

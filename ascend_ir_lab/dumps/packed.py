@@ -15,7 +15,9 @@ from typing import Any
 from ascend_ir_lab.dumps.blocks import WarnedBytes, WarnedMap
 from ascend_ir_lab.dumps.zstd_log import MAX_FRAME_BYTES, MAX_RATIO
 
-_CHUNK = 1 << 20
+# Read in small pieces: damaged data loses the text of its piece (a decompressor raises
+# without what it decoded of that piece), and a bomb is seen a piece at a time.
+_CHUNK = 1 << 16
 # What a file starts with, by compression (`.gz` and `.zst` have block readers elsewhere).
 STREAMED = {b"\xfd7zXZ\x00": "xz", b"BZh": "bzip2", b"\x5d\x00\x00": "lzma"}
 UNREAD = {
@@ -73,13 +75,15 @@ def read_streamed(path: Path, kind: str, limit: int) -> bytes:
 def _decompressed(path: Path, kind: str, problems: list[str]) -> Iterator[bytes]:
     """The output of the streams of `path`, one after another, chunk by chunk; why it
     ended early goes to `problems`."""
+    from lzma import LZMAError  # what damaged xz/lzma data raises: no OSError, no ValueError
+
     d = _decompressor(kind)
     with path.open("rb") as f:
         while data := f.read(_CHUNK):
             while data:
                 try:
                     out = d.decompress(data)
-                except (OSError, ValueError, EOFError) as exc:
+                except (OSError, ValueError, EOFError, LZMAError) as exc:
                     problems.append(f"damaged {kind} data ({exc})")
                     return
                 if out:

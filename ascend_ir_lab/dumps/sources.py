@@ -94,8 +94,8 @@ def read_log(path: str | os.PathLike[str], *, stage: str | None = None) -> Timel
     p = Path(path).expanduser()
     refuse_special(p)
     data = read_bytes(p)
-    if not data:
-        raise NoDumpsError(f"{p}: the file is empty")
+    if not data:  # a damaged compressed log that gave nothing says why
+        raise NoDumpsError("; ".join(getattr(data, "warnings", ())) or f"{p}: the file is empty")
     b = LogBuilder()
     wide = utf16_text(data)
     if wide is not None:
@@ -279,6 +279,8 @@ def _add_run_stage(b: LogBuilder, folder: Path, stage: dict[str, Any]) -> None:
         log = None
     if log:
         dumps = b.add_log(folder / stage["log"], log, name).dumps
+    elif log is not None:  # a damaged compressed log that gave nothing says why
+        b.warnings.extend(getattr(log, "warnings", ()))
     data = _run_file(b, folder, name, "artifact", stage.get("artifact"))
     if data is None:
         return

@@ -15,6 +15,7 @@ from ascend_ir_lab.runs.paths import inside
 
 MAX_MANIFEST_BYTES = 16 << 20
 MAX_DEPTH = 32
+_SECONDS_MAX = 1e9  # some 30 years: no compile or pass takes longer
 _INT_BOUND = 1 << 63  # a manifest's integers (exit codes, lines, counts) fit in 64 bits
 CACHE_KEYS = ("cache_dir", "triton_cache", "cache")
 _CACHE_MAX_FILES = 256
@@ -151,11 +152,14 @@ def _versions(v: Any) -> bool:
 
 
 def _status(v: Any) -> bool:
-    return isinstance(v, dict) and v.get("code") in STATUS_TEXT and _opt_str(v.get("text"))
+    code = v.get("code") if isinstance(v, dict) else None
+    return isinstance(code, str) and code in STATUS_TEXT and _opt_str(v.get("text"))
 
 
 def _number(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool) and v >= 0
+    """A time in seconds: finite numbers past a few years add up to infinity (1.7e308 twice),
+    which no total, sort or JSON page takes."""
+    return isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= _SECONDS_MAX
 
 
 def _int(v: Any) -> bool:
@@ -211,9 +215,32 @@ def _stage(s: Any, i: int, folder: Path, warn: list[str]) -> bool:
     return True
 
 
+def _sweep(v: Any) -> bool:
+    return isinstance(v, dict) and isinstance(v.get("configs", []), list)
+
+
+# The records of `extra` that readers look inside, with the shape they need: one of another
+# shape is left out (absent means what the format says for a Run that does not name it).
+_EXTRA_SHAPES: dict[str, Callable[[Any], bool]] = {
+    "passes_captured": lambda v: isinstance(v, bool),
+    "recompile": _is_dict,
+    "autotune": _sweep,
+    "planned_stages": lambda v: isinstance(v, list),
+}
+
+
+def _shaped(extra: dict[str, Any], warn: list[str]) -> None:
+    for key, ok in _EXTRA_SHAPES.items():
+        if key in extra and not ok(extra[key]):
+            warn.append(f"extra.{key}: {_short(extra[key])} is not what the format allows; "
+                        "left out")  # fmt: skip
+            del extra[key]
+
+
 def _extra(extra: dict[str, Any], folder: Path, warn: list[str]) -> dict[str, Any]:
     for key in ("captured_from", "source_file"):
         _field(extra, key, _opt_str, None, warn, "extra.")
+    _shaped(extra, warn)
     if extra.get("captured_from"):
         _path_field(extra, "captured_from", folder, "extra", warn)
     for key in CACHE_KEYS:

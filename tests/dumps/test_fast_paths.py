@@ -13,7 +13,7 @@ import pytest
 
 from ascend_ir_lab.analysis.ops import Census, census_text, count_op, known_ops
 from ascend_ir_lab.dumps import index_log, open_timeline, read_log
-from ascend_ir_lab.dumps.body import infer_scope
+from ascend_ir_lab.dumps.body import infer_scope, split_region
 from ascend_ir_lab.dumps.timeline import Timeline
 from ascend_ir_lab.safe_text import _CONTROLS, _ESCAPES, for_terminal, visible
 from tests.conftest import DATA
@@ -181,3 +181,28 @@ def test_bodies_that_open_with_aliases_name_the_scope_their_own_op_line_names() 
         plain = infer_scope(data, d.body_start, d.body_end, "mlir")
         assert d.holds == d.scope == plain
         assert bodies[texts[k]] in ("", plain)  # "" where the test names no scope
+
+
+class _Copies(bytes):
+    """A log that remembers the longest slice taken of it."""
+
+    longest = 0
+
+    def __getitem__(self, key):  # type: ignore[no-untyped-def, override]
+        part = super().__getitem__(key)
+        if isinstance(key, slice):
+            _Copies.longest = max(_Copies.longest, len(part))
+        return part
+
+
+def test_a_one_line_body_is_split_without_copying_the_log_before_it() -> None:
+    """100,000 Dumps of `module {}` took 15 s to read (each copied the log up to itself)."""
+    one = _dump("CSE", "module {}")
+    data = _Copies(one * 20000)
+    body_start = len(one) * 19999 + one.index(b"module")
+    _Copies.longest = 0
+    end, _, truncated = split_region(data, body_start, len(data), "mlir")
+    assert data[body_start:end].rstrip() == b"module {}" and not truncated
+    assert _Copies.longest < 4096
+    tl = _timeline(one * 3)
+    assert [tl.raw(d) for d in tl.dumps] == [b"module {}\n"] * 3

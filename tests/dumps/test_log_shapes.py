@@ -9,6 +9,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+import random
 import re
 from pathlib import Path
 
@@ -254,6 +255,25 @@ def test_truncated_xz_log_is_read_as_far_as_it_goes(tmp_path: Path) -> None:
     tl = _read(tmp_path, packed[: len(packed) // 2], "cut.log.xz")
     assert [d.label for d in tl.dumps][:2] == ["cse", "canonicalize"]
     assert any("ends early" in w for w in tl.warnings)
+
+
+@pytest.mark.parametrize("suffix", [".xz", ".lzma", ".bz2"])
+def test_a_damaged_xz_lzma_or_bzip2_log_is_read_as_far_as_it_goes(
+    tmp_path: Path, suffix: str
+) -> None:
+    pack = {".xz": lzma.compress, ".bz2": lambda data: bz2.compress(data, 1)}.get(
+        suffix, lambda data: lzma.compress(data, lzma.FORMAT_ALONE)
+    )
+    numbers = random.Random(0)
+    varied = b"".join(C.replace(b"1 :", b"%d :" % numbers.getrandbits(60)) for _ in range(20000))
+    packed = bytearray(pack(A + B + varied))  # 3 MB of text in some 190 kB
+    packed[len(packed) // 2 :] = b"\xa5" * (len(packed) - len(packed) // 2)  # damaged, not cut
+    tl = _read(tmp_path, bytes(packed), f"damaged.log{suffix}")
+    assert [d.label for d in tl.dumps][:2] == ["cse", "canonicalize"]
+    assert any("damaged" in w and "read as far as it goes" in w for w in tl.warnings)
+    garbage = {".xz": b"\xfd7zXZ\x00", ".lzma": b"\x5d\x00\x00", ".bz2": b"BZh9"}[suffix]
+    with pytest.raises(InputError, match=r"damaged .* data \(.*\); read as far as it goes"):
+        _read(tmp_path, garbage + b"x" * 64, f"garbage.log{suffix}")
 
 
 @pytest.mark.parametrize(("suffix", "pack"), [(".xz", lzma.compress), (".bz2", bz2.compress)])

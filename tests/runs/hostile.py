@@ -151,6 +151,14 @@ def _packed_artifact(kind: str) -> Callable[[Path, Path], None]:
     return apply
 
 
+def _damaged_xz_log(run: Path, secret: Path) -> None:
+    (run / LOG).unlink()
+    (run / "stages" / "1.log.xz").write_bytes(b"\xfd7zXZ\x00" + b"x" * 64)
+    m = _manifest(run)
+    m["stages"][0]["log"] = "stages/1.log.xz"
+    (run / "run.json").write_text(json.dumps(m))
+
+
 # name -> how to make it from a good Run
 HOSTILE: dict[str, Callable[[Path, Path], None]] = {
     "log-absolute": _set("stages.0.log", "{secret}/passwd"),
@@ -218,6 +226,23 @@ HOSTILE: dict[str, Callable[[Path, Path], None]] = {
     "first-line-negative": _set(
         "kernel", {"name": "k", "first_line": -3, "signature": "x", "source": None}
     ),
+    "status-code-not-text": _set("status", {"code": ["ok"], "text": "x"}),
+    "extra-records-wrong": lambda run, s: [
+        _set(k, v)(run, s)
+        for k, v in (
+            ("extra.passes_captured", False),
+            ("extra.recompile", "rm -rf /"),
+            ("extra.autotune", {"configs": 5}),
+            ("extra.planned_stages", 7),
+        )
+    ],
+    "extra-passes-captured-text": _set("extra.passes_captured", "no"),
+    "times-past-years": _edit(
+        lambda m, run, s: m["stages"][0].update(
+            seconds=1.7e308, timings={"cse": 1.7e308, "canonicalize": 1.7e308}
+        )
+    ),
+    "log-xz-damaged": _damaged_xz_log,
     "notes-broken": _notes("{broken"),
     "notes-wrong": _notes('[1, "x", {"dump": "0"}, {"dump": 0, "text": 5}]'),
     "notes-deep": _notes("[" * 100000 + "]" * 100000),

@@ -64,6 +64,33 @@ def test_wrong_fields_are_warnings_and_a_degraded_view(tmp_path: Path) -> None:
     assert len(open_timeline(run).dumps) > 0  # the rest is usable
 
 
+def test_records_of_the_wrong_shape_in_status_and_extra_are_warnings_naming_them(
+    tmp_path: Path,
+) -> None:
+    status, _ = make_hostile(tmp_path, "status-code-not-text")
+    r = Run(status)
+    assert r.status == "interrupted"
+    assert any("status: " in w and "not what the format allows" in w for w in r.warnings)
+    records, _ = make_hostile(tmp_path / "b", "extra-records-wrong")
+    r = Run(records)
+    for key in ("recompile", "autotune", "planned_stages"):
+        assert key not in r.manifest["extra"]
+        assert any(f"extra.{key}: " in w and "left out" in w for w in r.warnings), key
+    assert not r.passes_captured  # a record still, with nothing of the wrong shape
+    r = Run(make_hostile(tmp_path / "c", "extra-passes-captured-text")[0])
+    assert r.passes_captured and any("extra.passes_captured: " in w for w in r.warnings)
+    assert open_timeline(status).dumps and open_timeline(records).dumps
+
+
+def test_times_that_add_up_to_infinity_are_warnings_and_no_time(tmp_path: Path) -> None:
+    run, _ = make_hostile(tmp_path, "times-past-years")
+    r = Run(run)
+    assert r.stages[0]["seconds"] is None and r.stages[0]["timings"] == {}
+    assert any("stages[0].timings: " in w for w in r.warnings)
+    assert all(s is None for s in open_timeline(run).timings().values())
+    assert "Infinity" not in save_html(run, tmp_path / "page.html").read_text()
+
+
 @pytest.mark.parametrize(
     "hostile",
     ["log-absolute", "log-dotdot", "artifact-dotdot", "source-outside", "log-symlink",

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import signal
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -121,6 +120,8 @@ class Pending:
             pid, fd = child
             os.close(fd)
             with contextlib.suppress(OSError):
+                import signal  # only to stop a copy: start-up stays small
+
                 os.kill(pid, signal.SIGKILL)
             with contextlib.suppress(OSError):
                 os.waitpid(pid, 0)

@@ -27,6 +27,17 @@ def private_folder(purpose: str) -> Path | None:
     return folder
 
 
+def kept_name(identity: str) -> str:
+    """The name (40 hex digits) of what is kept for `identity`: its BLAKE2b digest, taken
+    from the interpreter's own module where it has one (`hashlib` loads OpenSSL first, a few
+    milliseconds of a command's start-up)."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # an interpreter built without it
+        from hashlib import blake2b
+    return blake2b(identity.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+
+
 def write_aside(path: Path, blocks: Iterable[bytes]) -> bool:
     """Write `blocks` as the file `path` (mode 0600): aside first, then renamed, so the name
     is only ever a complete file; False where it could not be written (nothing left behind)."""

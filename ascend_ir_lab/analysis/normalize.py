@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ascend_ir_lab.analysis.loc_strip import strip_loc
+from ascend_ir_lab.record import Frozen
+
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["Normalization", "normalize_lines", "strip_loc"]
 
@@ -18,14 +22,23 @@ _BLOCK = re.compile(r"\^[A-Za-z0-9_$.-]+")
 _SPACE = re.compile(r"\s+")
 
 
-@dataclass(frozen=True, slots=True)
-class Normalization:
+class Normalization(Frozen):
     """Which differences to ignore when comparing two snapshots."""
 
-    locations: bool = False  # drop `#locN = loc(...)` lines and ` loc(...)` suffixes
-    ssa: bool = False  # rename %values and ^blocks in order of first appearance
-    whitespace: bool = False  # collapse runs of whitespace, strip line ends
-    canonical: bool = False  # names by content, #map inlined, iter_args and attributes sorted
+    __slots__ = ("locations", "ssa", "whitespace", "canonical")
+
+    def __init__(
+        self,
+        locations: bool = False,
+        ssa: bool = False,
+        whitespace: bool = False,
+        canonical: bool = False,
+    ) -> None:
+        self.locations: Final = locations  # drop `#locN = loc(...)` lines and ` loc(...)` suffixes
+        self.ssa: Final = ssa  # rename %values and ^blocks in order of first appearance
+        self.whitespace: Final = whitespace  # collapse runs of whitespace, strip line ends
+        # names by content, #map inlined, iter_args and attributes sorted
+        self.canonical: Final = canonical
 
     @classmethod
     def parse(cls, spec: str | Iterable[str] | bool | None) -> Normalization:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ascend_ir_lab.dumps import Dump, Timeline
+from ascend_ir_lab.record import Frozen
+
+if TYPE_CHECKING:
+    from typing import Final
 
 # `%a, %b = dialect.op`, `dialect.op ...`, `"dialect.op"(...)` at the start of a line.
 _MLIR_OP = re.compile(
@@ -115,17 +118,21 @@ class Census:
         return [self.count(d, op) for d in self.timeline.dumps]
 
 
-@dataclass(frozen=True, slots=True)
-class OpChange:
+class OpChange(Frozen):
     """A Dump whose pass changed the count of an op within its scope."""
 
-    index: int
-    stage: str
-    pass_name: str
-    arg: str
-    scope: str
-    count: int  # count after the pass
-    delta: int
+    __slots__ = ("index", "stage", "pass_name", "arg", "scope", "count", "delta")
+
+    def __init__(
+        self, index: int, stage: str, pass_name: str, arg: str, scope: str, count: int, delta: int
+    ) -> None:
+        self.index: Final = index
+        self.stage: Final = stage
+        self.pass_name: Final = pass_name
+        self.arg: Final = arg
+        self.scope: Final = scope
+        self.count: Final = count  # count after the pass
+        self.delta: Final = delta
 
     def as_json(self) -> dict[str, object]:
         """The CLI's `find --json` record."""

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ascend_ir_lab.analysis.ops import OpChange, lifecycle, scope_text
 from ascend_ir_lab.dumps import Dump, Timeline
 from ascend_ir_lab.errors import InputError
+from ascend_ir_lab.record import Frozen
+
+if TYPE_CHECKING:
+    from typing import Final
 
 
 class TextCensus:
@@ -50,12 +54,14 @@ class TextCensus:
         return n
 
 
-@dataclass(frozen=True, slots=True)
-class Hits:
+class Hits(Frozen):
     """Where a pattern is found: matches per Dump, and the passes that changed the count."""
 
-    counts: list[int]
-    changes: list[OpChange]
+    __slots__ = ("counts", "changes")
+
+    def __init__(self, counts: list[int], changes: list[OpChange]) -> None:
+        self.counts: Final = counts
+        self.changes: Final = changes
 
     @property
     def first(self) -> int | None:

@@ -8,28 +8,36 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ascend_ir_lab.analysis.sync_ops import recognise
+from ascend_ir_lab.record import Frozen, Record
+
+if TYPE_CHECKING:
+    from typing import Final
 
 
-@dataclass(frozen=True, slots=True)
-class SyncOp:
+class SyncOp(Frozen):
     """One synchronisation op: its line (0-based), kind and bracketed arguments
     (set_flag/wait_flag: source pipe, destination pipe, event id)."""
 
-    line: int
-    kind: str
-    args: tuple[str, ...]
+    __slots__ = ("line", "kind", "args")
+
+    def __init__(self, line: int, kind: str, args: tuple[str, ...]) -> None:
+        self.line: Final = line
+        self.kind: Final = kind
+        self.args: Final = args
 
 
-@dataclass
-class SyncLens:
+class SyncLens(Record):
     """Sync ops of one snapshot, set/wait pairs and what is left unpaired."""
 
-    ops: list[SyncOp] = field(default_factory=list)
-    pairs: list[tuple[SyncOp, SyncOp]] = field(default_factory=list)
-    unpaired: list[SyncOp] = field(default_factory=list)
+    __slots__ = ("ops", "pairs", "unpaired")
+
+    def __init__(self) -> None:
+        self.ops: list[SyncOp] = []
+        self.pairs: list[tuple[SyncOp, SyncOp]] = []
+        self.unpaired: list[SyncOp] = []
 
     def counts(self) -> Counter[str]:
         """How many ops of each kind (pipe_barrier split by pipe: `pipe_barrier PIPE_ALL`)."""

@@ -4,7 +4,6 @@ of a `diff A --against B` (`--noise A2`, `--rebuild`)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -82,6 +81,8 @@ def cmd_determinism(args: argparse.Namespace) -> int:
 
         noise = measure_noise([open_timeline(r.path) for r in builds])
     if args.json:
+        import json  # --json only: start-up stays small
+
         json.dump(noise.as_json(), sys.stdout, indent=1)
         print()
     else:

@@ -185,7 +185,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
                 for m in tl.messages
             ),
             "warnings": tl.warnings,
-        })  # fmt: skip
+        }, elements=len(dumps) + len(tl.messages))  # fmt: skip
         return 0
     warn(tl)
     print(_summary(tl, flags))

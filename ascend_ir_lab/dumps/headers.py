@@ -10,35 +10,49 @@ Every pattern here is linear in the line's length: a header comes from untrusted
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ascend_ir_lab.record import Frozen
+
+if TYPE_CHECKING:
+    from typing import Final
 
 # Every Dump header contains this literal (banners: `IR Pass`, `IR Deleted After`).
 MARKER = b"IR Dump"
 
 
-@dataclass(frozen=True, slots=True)
-class Header:
+class Header(Frozen):
     """What a header line says about the Dump that follows it (or, for a banner, about a pass)."""
 
-    family: str  # "mlir", "mlir-internal", "llvm", "llvm-legacy"
-    phase: str  # "before", "after", "failed", or "start" (the initial IR)
-    pass_name: str
-    arg: str
-    options: str
-    scope: str  # "" when the header carries none: inferred from the body
-    # Non-empty for a line without IR: "unchanged" (omitted because no change), "filtered",
-    # "ignored", "invalidated" or "deleted".
-    banner: str = ""
-    # The legacy pass managers' CGSCC printer writes the IR straight after the closing
-    # stars, on the header line (`*** IR Dump After Inliner (inline) ***define i32 @f(...`):
-    # the body starts there, not on the next line.
-    inline_body: bool = False
-    # A stage's output a compiler's driver prints (`// -----// NVPTX Dump //----- //`), not
-    # a pass's: an IR one's language is its body's.
-    stage: bool = False
-    # The line ends in a carriage return alone, inside a line that a newline ends: the log
-    # is to be read with such line ends as newlines.
-    lone_cr: bool = False
+    __slots__ = (
+        "family", "phase", "pass_name", "arg", "options", "scope", "banner", "inline_body",
+        "stage", "lone_cr",
+    )  # fmt: skip
+
+    def __init__(
+        self, family: str, phase: str, pass_name: str, arg: str, options: str, scope: str,
+        banner: str = "", inline_body: bool = False, stage: bool = False, lone_cr: bool = False,
+    ) -> None:  # fmt: skip
+        self.family: Final = family  # "mlir", "mlir-internal", "llvm", "llvm-legacy"
+        # "before", "after", "failed", or "start" (the initial IR)
+        self.phase: Final = phase
+        self.pass_name: Final = pass_name
+        self.arg: Final = arg
+        self.options: Final = options
+        self.scope: Final = scope  # "" when the header carries none: inferred from the body
+        # Non-empty for a line without IR: "unchanged" (omitted because no change),
+        # "filtered", "ignored", "invalidated" or "deleted".
+        self.banner: Final = banner
+        # The legacy pass managers' CGSCC printer writes the IR straight after the closing
+        # stars, on the header line (`*** IR Dump After Inliner (inline) ***define i32 @f(...`):
+        # the body starts there, not on the next line.
+        self.inline_body: Final = inline_body
+        # A stage's output a compiler's driver prints (`// -----// NVPTX Dump //----- //`),
+        # not a pass's: an IR one's language is its body's.
+        self.stage: Final = stage
+        # The line ends in a carriage return alone, inside a line that a newline ends: the
+        # log is to be read with such line ends as newlines.
+        self.lone_cr: Final = lone_cr
 
 
 _MLIR_PREFIX = "// -----// IR Dump "

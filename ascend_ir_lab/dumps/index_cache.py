@@ -31,7 +31,7 @@ from ascend_ir_lab import forked
 from ascend_ir_lab.dumps.model import LogInfo
 from ascend_ir_lab.dumps.parallel import flat, unflat
 from ascend_ir_lab.dumps.reader import LogIndex
-from ascend_ir_lab.private import private_folder, write_aside
+from ascend_ir_lab.private import kept_name, private_folder, write_aside
 
 INDEX_FROM = 32 << 20  # smaller logs are read faster than an index is checked and loaded
 KEEP = 32  # indexes kept at most
@@ -194,13 +194,11 @@ def index_file(path: Path, size: int, stage: str) -> Path | None:
     folder = private_folder("log-index")
     if folder is None:
         return None
-    import hashlib  # only for a large log: start-up stays small
-
     identity = "\0".join(
         map(str, (where, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
     )
-    digest = hashlib.sha256(f"{identity}\0{stage}\0{_reader_signature()}".encode())
-    return folder / f"{digest.hexdigest()[:40]}.idx"
+    name = kept_name(f"{identity}\0{stage}\0{_reader_signature()}")
+    return folder / f"{name}.idx"
 
 
 def _reader_signature() -> str:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ascend_ir_lab.dumps.blocks import BlockText, WarnedMap, small_whole
-from ascend_ir_lab.private import private_folder, write_aside
+from ascend_ir_lab.private import kept_name, private_folder, write_aside
 
 CACHE_BYTES = 4 << 30  # decompressed logs kept at most, all together
 
@@ -62,13 +62,11 @@ def _kept_name(folder: Path, path: Path) -> Path | None:
         where = str(path.resolve())
     except OSError:
         return None
-    import hashlib  # only for a compressed log: start-up stays small
-
     # the change time too: a file rewritten in place keeps its inode and size, and can be
     # given back its old modification time (`cp -p`, `tar`, `rsync -t`); never its ctime
     identity = f"{where}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}"
     identity += f"\0{st.st_ctime_ns}"
-    return folder / (hashlib.sha256(identity.encode()).hexdigest()[:40] + ".log")
+    return folder / f"{kept_name(identity)}.log"
 
 
 def _read_kept(kept: Path, limit: int) -> bytes | None:

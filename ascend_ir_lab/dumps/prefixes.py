@@ -17,7 +17,6 @@ import bisect
 import codecs
 import re
 from array import array
-from dataclasses import dataclass, field
 from itertools import accumulate
 
 from ascend_ir_lab.dumps.reader import LogIndex
@@ -70,18 +69,20 @@ def _literal(text: bytes) -> bytes:
     return b"".join(out)
 
 
-@dataclass
 class Stream:
     """The lines of a log that carry one prefix (or, for `prefix` b"", those that carry
     none), their prefixes stripped: `text`, and where each line lies in the file."""
 
-    prefix: bytes  # the first prefix seen, as written (b"": the lines without one)
-    pattern: re.Pattern[bytes] | None
-    text: bytes = b""
-    starts: array[int] = field(default_factory=lambda: array("q"))  # each line in `text`
-    sources: array[int] = field(default_factory=lambda: array("q"))  # each line in the file
-    cuts: array[int] = field(default_factory=lambda: array("q"))  # each line's prefix length
-    size: int = 0  # the file's size
+    __slots__ = ("prefix", "pattern", "text", "starts", "sources", "cuts", "size")
+
+    def __init__(self, prefix: bytes, pattern: re.Pattern[bytes] | None, *, size: int) -> None:
+        self.prefix = prefix  # the first prefix seen, as written (b"": the lines without one)
+        self.pattern = pattern
+        self.text = b""
+        self.starts = array("q")  # each line in `text`
+        self.sources = array("q")  # each line in the file
+        self.cuts = array("q")  # each line's prefix length
+        self.size = size  # the file's size
 
     def source(self, pos: int) -> int:
         """The file offset of offset `pos` of `text` (a line's start maps to its prefix)."""

@@ -7,7 +7,6 @@ same passes again and again), so each distinct header line is parsed once.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
 
 from ascend_ir_lab.dumps.asm import asm_end
 from ascend_ir_lab.dumps.body import (
@@ -26,19 +25,29 @@ from ascend_ir_lab.dumps.body import (
 from ascend_ir_lab.dumps.headers import Header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
 from ascend_ir_lab.dumps.scan import find_headers, stage_dumps
+from ascend_ir_lab.record import replace
 
 
-@dataclass
 class LogIndex:
     """What one log holds: Dumps, Messages, the Segments that reassemble it, and warnings."""
 
-    dumps: list[Dump] = field(default_factory=list)
-    messages: list[Message] = field(default_factory=list)
-    segments: list[Segment] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    # (line start, header start) of each header that other output precedes on its line
-    # (a prefix every line of the log carries, or text printed without a newline)
-    leads: list[tuple[int, int]] = field(default_factory=list)
+    __slots__ = ("dumps", "messages", "segments", "warnings", "leads")
+
+    def __init__(
+        self,
+        dumps: list[Dump] | None = None,
+        messages: list[Message] | None = None,
+        segments: list[Segment] | None = None,
+        warnings: list[str] | None = None,
+        leads: list[tuple[int, int]] | None = None,
+    ) -> None:
+        self.dumps: list[Dump] = [] if dumps is None else dumps
+        self.messages: list[Message] = [] if messages is None else messages
+        self.segments: list[Segment] = [] if segments is None else segments
+        self.warnings: list[str] = [] if warnings is None else warnings
+        # (line start, header start) of each header that other output precedes on its line
+        # (a prefix every line of the log carries, or text printed without a newline)
+        self.leads: list[tuple[int, int]] = [] if leads is None else leads
 
     def shift(self, log_id: int, first_index: int) -> None:
         """Number an index read as log 0 from Dump 0 as log `log_id` from Dump `first_index`."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 from ascend_ir_lab.dumps.headers import Header, parse_header
+from ascend_ir_lab.record import replace
 
 # Every header and banner line holds one of these (`IR Dump`, `IR Pass`, `IR Deleted After`,
 # `-print-on-crash`'s `IR Before Last Pass`), and so does the line of a stage's IR that a
@@ -178,9 +178,9 @@ def _candidate_lines(data: bytes, lo: int, hi: int | None) -> Iterator[tuple[int
             if k < 0:
                 pos = window
                 break
-            if (
-                data[k - 1 : k + 1] == b"IR"
-                and k > floor
+            if (  # `I` (73) before it, read as a number: no slice for the many that miss
+                k > floor
+                and data[k - 1] == 73
                 and data[k - 1 : min(k - 1 + _LONGEST, end)].startswith(_LITERALS)
             ):
                 nl = find(b"\n", k, end)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -11,6 +10,7 @@ from ascend_ir_lab import forked
 from ascend_ir_lab.dumps.blocks import BlockText
 from ascend_ir_lab.dumps.model import Dump
 from ascend_ir_lab.dumps.prefixes import Stream
+from ascend_ir_lab.record import replace
 
 _CROWDED = 4  # distinct snapshots of one length before CRC-32 sorts that length's Dumps
 # IR of at least this many bytes is compared on two cores (a fork costs about a millisecond,
@@ -51,9 +51,7 @@ def identical(a: Dump, b: Dump, data: Sequence[Any]) -> bool:
 
 def _local(d: Dump, stream: Stream) -> Dump:
     """`d` with its IR's offsets in its stream's text."""
-    return dataclasses.replace(
-        d, body_start=stream.local(d.body_start), body_end=stream.local(d.body_end)
-    )
+    return replace(d, body_start=stream.local(d.body_start), body_end=stream.local(d.body_end))
 
 
 def _identify_in_halves(

@@ -14,7 +14,6 @@ from ascend_ir_lab.dumps.model import Dump
 from ascend_ir_lab.dumps.timeline import Timeline
 from ascend_ir_lab.dumps.walk import TREE_FILE, WALK_MAX_ENTRIES, entries, walk_tree
 from ascend_ir_lab.errors import InputError, NoDumpsError
-from ascend_ir_lab.runs.format import STAGE_STATUS
 from ascend_ir_lab.runs.paths import (
     inside,
     is_inside,
@@ -266,6 +265,8 @@ def _run_file(b: LogBuilder, folder: Path, stage: str, what: str, rel: object) -
 
 
 def _add_run_stage(b: LogBuilder, folder: Path, stage: dict[str, Any]) -> None:
+    from ascend_ir_lab.runs.format import STAGE_STATUS  # a Run folder's only: start-up stays small
+
     name = str(stage.get("name", "stage"))
     dumps: list[Dump] = []
     if stage.get("status") in STAGE_STATUS:

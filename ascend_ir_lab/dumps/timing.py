@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ascend_ir_lab.dumps.model import Dump
+from ascend_ir_lab.record import Frozen
+
+if TYPE_CHECKING:
+    from typing import Final
 
 _REPORT_START = "... Execution time report ..."
 # "    0.0020 ( 14.4%)  Inliner"  or, with user time, "  0.01 ( 3.1%)  0.01 ( 3.0%)  CSE"
@@ -22,13 +25,15 @@ _ROW = re.compile(
 _SKIPPED = re.compile(r"^(\(A\) |Rest$|Total$|'.*' Pipeline$|Pipeline Collection)")
 
 
-@dataclass(frozen=True)
-class PassTime:
+class PassTime(Frozen):
     """One row of a timing report."""
 
-    name: str
-    seconds: float
-    depth: int
+    __slots__ = ("name", "seconds", "depth")
+
+    def __init__(self, name: str, seconds: float, depth: int) -> None:
+        self.name: Final = name
+        self.seconds: Final = seconds
+        self.depth: Final = depth
 
 
 def parse_report(text: str) -> list[PassTime]:

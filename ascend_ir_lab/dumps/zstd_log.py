@@ -7,7 +7,6 @@ text as a BlockText, decompressing only the frames a read needs.
 from __future__ import annotations
 
 import struct
-import threading
 from pathlib import Path
 from typing import IO, Any
 
@@ -121,6 +120,8 @@ def open_zstd(path: Path) -> BlockText:
         starts.append(out)
         pos, out = pos + csize, out + dsize
     _refuse_bomb(path, pos, out, frames)
+    import threading  # a zstd log's only: start-up stays small
+
     local = threading.local()  # a decompressor is used by one thread at a time
 
     def frame(k: int) -> tuple[bytes, int, Any]:

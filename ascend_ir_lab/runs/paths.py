@@ -3,7 +3,6 @@ inside the Run folder once symlinks are resolved."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -97,6 +96,8 @@ def small_json(path: str | os.PathLike[str], max_bytes: int) -> Any:
     """The JSON value of a small file someone else made (`read_small`), or None where it
     cannot be read or is no JSON (too large, a FIFO, broken, nested too deep): for files a
     reader may go without (a kernel's metadata, a recorded verdict)."""
+    import json  # a folder's small files only: start-up stays small
+
     try:
         return json.loads(read_small(path, max_bytes))
     except (InputError, ValueError, RecursionError):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import marshal
 import os
 from collections.abc import Callable
-from dataclasses import astuple
 from pathlib import Path
 
 import pytest
@@ -37,9 +36,9 @@ def _read_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _fields(tl: Timeline) -> tuple[object, ...]:
     return (
-        [astuple(d) for d in tl.dumps],
-        [astuple(m) for m in tl.messages],
-        [astuple(s) for info in tl.logs for s in info.segments],
+        [d.values() for d in tl.dumps],
+        [m.values() for m in tl.messages],
+        [s.values() for info in tl.logs for s in info.segments],
         tl.warnings,
         tl.change_states(),
     )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from dataclasses import astuple
 
 import pytest
 
@@ -17,9 +16,9 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is not 
 
 def _fields(idx: LogIndex) -> tuple[object, ...]:
     return (
-        [astuple(d) for d in idx.dumps],
-        [astuple(m) for m in idx.messages],
-        [astuple(s) for s in idx.segments],
+        [d.values() for d in idx.dumps],
+        [m.values() for m in idx.messages],
+        [s.values() for s in idx.segments],
         idx.warnings,
         idx.leads,
     )

@@ -8,7 +8,9 @@ from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ascend_ir_lab"
-GROUND = ("errors", "safe_text", "lexer", "private", "forked", "package_data", "_version")
+GROUND = (
+    "errors", "safe_text", "lexer", "private", "forked", "record", "package_data", "_version",
+)  # fmt: skip
 TOOLCHAINS = ("common", "ascend", "triton")
 
 

@@ -12,7 +12,14 @@ from ascend_ir_lab.dumps.headers import MARKER
 from ascend_ir_lab.dumps.index_cache import SnapshotStore
 from ascend_ir_lab.dumps.model import Dump
 from ascend_ir_lab.dumps.timeline import Timeline
-from ascend_ir_lab.dumps.walk import TREE_FILE, WALK_MAX_ENTRIES, entries, walk_tree
+from ascend_ir_lab.dumps.walk import (
+    TREE_FILE,
+    WALK_MAX_ENTRIES,
+    entries,
+    tree_inconsistency,
+    tree_order,
+    walk_tree,
+)
 from ascend_ir_lab.errors import InputError, NoDumpsError
 from ascend_ir_lab.runs.paths import (
     inside,
@@ -140,15 +147,12 @@ def _stage_of(p: Path) -> str | None:
 
 
 def _open_tree(folder: Path, files: list[Path], skipped: list[str]) -> Timeline:
-
-    def key(f: Path) -> tuple[tuple[int, ...], str]:
-        m = TREE_FILE.match(f.name)
-        assert m is not None
-        return tuple(int(n) for n in m["nums"].split("_")), str(f)
-
     b = LogBuilder()
     b.warnings.extend(skipped)
-    for f in sorted(files, key=key):
+    gap = tree_inconsistency(folder, files)
+    if gap:
+        b.warnings.append(f"{gap}; the dumps read are in order, some may be missing")
+    for f in tree_order(folder, files):
         data = _member(b, f)
         if data is None:
             continue

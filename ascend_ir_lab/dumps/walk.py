@@ -56,6 +56,115 @@ def walk_tree(folder: Path) -> tuple[list[Path], list[str]]:
     return files, skipped
 
 
+def tree_order(folder: Path, files: list[Path]) -> list[Path]:
+    """The files of a tree-dir in the order MLIR printed them, as far as the tree keeps it.
+
+    A file's name holds, for each op from the top-level one down to the op the pass ran on,
+    that op's print counter: its ancestors' current counts, then its own, just incremented
+    (`3_1_cse.mlir` in `module/func_f`: after the module's print 3, f's print 1). Ordered by
+    (op, count) at each level, a nested print comes after its parent's print of the same
+    count and before the next one, and the prints of one op keep their order. Sibling ops
+    between two parent prints come one after the other as the pass manager runs them with
+    one thread, in their order in the parent's IR as printed then (by name where the parent
+    has no print); with threads the log interleaves them as the threads happened to run.
+    """
+    parsed = {f: _tree_place(folder, f) for f in files}
+    prints: dict[tuple[str, ...], dict[int, Path]] = {}
+    children: dict[tuple[tuple[str, ...], int], set[str]] = {}  # parent print -> its ops
+    for f, (levels, nums) in parsed.items():
+        if len(levels) == len(nums) and nums:
+            prints.setdefault(levels, {})[nums[-1]] = f
+            for i in range(1, len(levels)):
+                children.setdefault((levels[:i], nums[i - 1]), set()).add(levels[i])
+    ranks: dict[Path, dict[str, int]] = {}
+
+    def rank(parent: tuple[str, ...], count: int, child: str) -> int:
+        own = prints.get(parent)
+        if not own or len(children.get((parent, count), ())) < 2:
+            return 0  # no sibling to come before or after
+        before = [c for c in own if c <= count]
+        text_of = own[max(before)] if before else own[min(own)]
+        if text_of not in ranks:
+            ranks[text_of] = _op_positions(text_of)
+        return ranks[text_of].get(child, 1 << 30)
+
+    def key(f: Path) -> tuple[tuple[int, str, int], ...]:
+        levels, nums = parsed[f]
+        size = max(len(levels), len(nums))
+        levels = levels + ("",) * (size - len(levels))  # a file that does not fit the tree
+        nums = nums + (-1,) * (size - len(nums))
+        out = [(0, levels[0], nums[0])] if size else []
+        for i in range(1, size):
+            out.append((rank(levels[:i], nums[i - 1], levels[i]), levels[i], nums[i]))
+        return (*out, (0, f.name, 0))
+
+    return sorted(files, key=key)
+
+
+def _tree_place(folder: Path, f: Path) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """(the op folders from the tree's top down, the counts in the file's name)."""
+    text, top = str(f), str(folder)
+    rel = (
+        text[len(top) + 1 :] if text.startswith(top + os.sep) else f.relative_to(folder).as_posix()
+    )
+    parts = rel.split(os.sep) if os.sep in rel else rel.split("/")
+    m = TREE_FILE.match(parts[-1])
+    return tuple(parts[:-1]), tuple(int(n) for n in m["nums"].split("_")) if m else ()
+
+
+# an op with a symbol as MLIR prints it: `func.func @f(`, `func.func private @g(`
+_SYMBOL_OP = re.compile(
+    rb"^[ \t]*([a-z][\w$]*(?:\.[\w$]+)+)[ \t]+(?:(?:public|private|nested)[ \t]+)?@(\"[^\"\n]*\"|[\w$.-]+)",
+    re.M,
+)
+
+
+def _op_positions(f: Path) -> dict[str, int]:
+    """Each nested op's tree folder name (`func_func_f`) -> its place in the IR of `f`."""
+    try:
+        data = f.read_bytes()
+    except OSError:
+        return {}
+    out: dict[str, int] = {}
+    for m in _SYMBOL_OP.finditer(data):
+        name = m[1].decode("utf-8", "replace").replace(".", "_")
+        symbol = m[2].decode("utf-8", "replace").strip('"')
+        out.setdefault(f"{name}_{symbol}", len(out))
+    return out
+
+
+def tree_inconsistency(folder: Path, files: list[Path]) -> str | None:
+    """Why a tree-dir may not hold every print, or None when its counters say it does.
+
+    MLIR counts prints per op (per pointer): each op's own counts run on by one (from
+    where a dead op at the same address left off), and its ancestors' counts in its names
+    never go back. A repeat, a gap or a count going back says a print may have been
+    overwritten: a second pass manager (a retry) restarting the counters, an op replaced by
+    one of the same name.
+    """
+    own: dict[tuple[str, ...], list[tuple[int, tuple[int, ...]]]] = {}
+    for f in files:
+        levels, nums = _tree_place(folder, f)
+        if not nums or len(nums) != len(levels):
+            return f"{f}: its name does not match its place in the tree"
+        own.setdefault(levels, []).append((nums[-1], nums[:-1]))
+    for levels, prints in own.items():
+        prints.sort()
+        counts = [c for c, _ in prints]
+        ancestors = [a for _, a in prints]
+        if counts != list(range(counts[0], counts[0] + len(counts))) or ancestors != sorted(
+            ancestors
+        ):
+            where = "/".join(levels)
+            return f"{where}: print counts {_runs(counts)} repeat, skip or go back"
+    return None
+
+
+def _runs(counts: list[int]) -> str:
+    shown = ", ".join(map(str, counts[:8]))
+    return f"{shown}, ..." if len(counts) > 8 else shown
+
+
 def entries(folder: Path) -> list[Path]:
     """The entries of `folder`, sorted ([] when it cannot be listed)."""
     try:

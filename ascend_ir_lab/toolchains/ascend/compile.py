@@ -30,9 +30,11 @@ from ascend_ir_lab.toolchains.ascend.tool_stages import (
     fail_stage,
     ttir_artifact,
 )
+from ascend_ir_lab.toolchains.ascend.tree_print import TREE_FLAG, TreePrinted, prints_to_tree
 from ascend_ir_lab.toolchains.common.env import relevant_env, tool_env
 from ascend_ir_lab.toolchains.common.process import (
     DEFAULT_TIMEOUT_S,
+    LoggedTool,
     ToolInterrupted,
     ToolResult,
     ToolTimeoutError,
@@ -359,13 +361,14 @@ def _bishengir_stage(
             writer.set_extra("planned_stages", [planned])
         return writer.finish("ir-complete-no-binary", RECORD_ONLY)
     source.write_text(text)
-    tool = start_logged(command, log=writer.log_path("bishengir"), env=env)
+    tool = _start_bishengir(writer, command, env)
 
     def finish() -> Run:
         result = tool.wait(timeout)
         produced = binary_output(binary)
+        printed = tool.record if isinstance(tool, TreePrinted) else {}
         with writer.held():
-            writer.add_stage(stage_record(writer, "bishengir", result, produced))
+            writer.add_stage(stage_record(writer, "bishengir", result, produced, **printed))
             writer.set_extra("mix_mode", mix_mode)
             writer.set_extra("stage_inputs", {"adapter": writer.relative(ttir_artifact(writer)),
                                               "bishengir": writer.relative(source)})  # fmt: skip
@@ -389,6 +392,22 @@ def _bishengir_stage(
         return done
 
     return CompileJob(finish=guarded, stop=stop)
+
+
+def _start_bishengir(
+    writer: RunWriter, command: list[str], env: Mapping[str, str]
+) -> LoggedTool | TreePrinted:
+    """bishengir-compile started with its output going to the stage's log: printed into a
+    tree-dir inside the Run when it prints every pass (see tree_print), else to stderr."""
+    log = writer.log_path("bishengir")
+    if not prints_to_tree(command):
+        return start_logged(command, log=log, env=env)
+    tree = log.with_name(log.name.removesuffix(".log") + ".tree")
+    messages = log.with_name(log.name.removesuffix(".log") + ".messages.log")
+    at = command.index("-o")
+    printing = [*command[:at], f"{TREE_FLAG}={tree}", *command[at:]]
+    tool = start_logged(printing, log=messages, env=env)
+    return TreePrinted(tool, tree, messages, log, command, env)
 
 
 def python_command() -> list[str]:

@@ -71,3 +71,29 @@ def test_log_tail_reads_the_end_only(tmp_path: Path) -> None:
     log.write_text("".join(f"line {i}\n" for i in range(100_000)))
     assert log_tail(log, 2) == "line 99998\nline 99999"
     assert log_tail(tmp_path / "missing.log") == ""
+
+
+@pytest.mark.parametrize("pidfd", [True, False])
+def test_a_tool_is_waited_for_with_and_without_a_pidfd(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pidfd: bool
+) -> None:
+    import threading
+
+    from ascend_ir_lab.toolchains.common.process import ToolTimeoutError, start_logged, stoppable
+
+    if not pidfd:  # a host without pidfd_open: Popen's own wait
+        monkeypatch.delattr(os, "pidfd_open", raising=False)
+    code = "import sys, time; print('up', flush=True); time.sleep(float(sys.argv[1])); sys.exit(3)"
+    tool = start_logged([sys.executable, "-c", code, "0.2"], log=tmp_path / "a.log", env=os.environ)
+    result = tool.wait(60)
+    assert result.returncode == 3 and result.log.read_text() == "up\n"
+    assert tool._pidfd == -1  # closed once the tool is reaped
+    slow = start_logged([sys.executable, "-c", code, "30"], log=tmp_path / "b.log", env=os.environ)
+    with pytest.raises(ToolTimeoutError):
+        slow.wait(1)
+    # in a stoppable thread, the wait looks at its stop request between polls
+    stop = threading.Event()
+    stop.set()
+    held = start_logged([sys.executable, "-c", code, "30"], log=tmp_path / "c.log", env=os.environ)
+    with stoppable(stop), pytest.raises(KeyboardInterrupt):
+        held.wait(60)

@@ -27,7 +27,8 @@ from ascend_ir_lab.toolchains.common.env import patched_environ, tool_env
 from ascend_ir_lab.toolchains.common.process import run_logged
 from ascend_ir_lab.toolchains.common.tools import find_tool
 
-_WRAPPER = '''#!{python}
+# `-S`: the wrapper is a tool, not one of the script's Pythons (no capture's sitecustomize)
+_WRAPPER = '''#!{python} -S
 """Written by ascend-ir-lab: records this bishengir-compile call, then runs the real one."""
 import json, os, shutil, subprocess, sys, time
 REAL, RECORD = {real!r}, {record!r}

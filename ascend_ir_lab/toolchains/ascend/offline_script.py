@@ -103,7 +103,8 @@ def capture_offline(
         )
     )
     root = str(Path(__file__).resolve().parents[3])  # the folder that holds ascend_ir_lab/
-    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    site = str(_child_site(folder / "capture"))  # the Pythons the script starts: captured too
+    path = os.pathsep.join(p for p in (site, root, os.environ.get("PYTHONPATH", "")) if p)
     env = tool_env({"PYTHONPATH": path, "PATH": wrapper_env(wrapper)["PATH"]})
     child = [python, *options, "-m", __name__, str(settings), "--", *rest]
     try:
@@ -148,10 +149,11 @@ def _read_result(folder: Path, command: Sequence[str], code: int) -> OfflineCapt
         raise CompilerError(
             command, code, "the script ended before the capture could be written", stage="script"
         ) from None
+    children = _children(folder)
     runs = []
-    for name in data.get("runs", []):
+    for name in [*data.get("runs", []), *(n for c in children for n in c.get("runs", []))]:
         path = (folder / str(name)).resolve()
-        if path.parent == folder:  # only Run folders this capture made
+        if path.parent == folder and path.is_dir():  # only Run folders this capture made
             runs.append(Run(path))
     for k, call in enumerate(invocations(folder / "capture")):
         runs.append(
@@ -159,11 +161,118 @@ def _read_result(folder: Path, command: Sequence[str], code: int) -> OfflineCapt
         )
     return OfflineCapture(
         runs=runs,
-        failures=[str(f) for f in data.get("failures", [])],
+        failures=[str(f) for d in (data, *children) for f in d.get("failures", [])],
         returncode=int(data.get("returncode", code)),
-        launches=int(data.get("launches", 0)),
+        launches=sum(int(d.get("launches", 0)) for d in (data, *children)),
         summary=str(data.get("summary", "")),
     )
+
+
+def _children(folder: Path) -> list[dict[str, Any]]:
+    """What each Python the script started wrote (`child_capture`), in the order they
+    ended; one that cannot be read is left out."""
+    found = []
+    for path in sorted(folder.glob(CHILD_RESULT.format(pid="*")), key=_mtime):
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            found.append(data)
+    return found
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+# -- the Pythons the script starts: `subprocess.run([sys.executable, ...])`, pytest-xdist
+# workers, multiprocessing's spawned processes -------------------------------------------------
+
+CHILD_SETTINGS = "ASCEND_IR_LAB_CAPTURE"  # set for the script's own children only
+CHILD_RESULT = "capture-child-{pid}.json"
+_CHILD_SITE = '''"""Written by ascend-ir-lab capture: a Python started by the captured script runs under
+the same virtual NPU, its launches compiled into the same folder; then the sitecustomize this
+one stands before, if any, runs as Python would have run it."""
+import os, sys
+if os.environ.get("ASCEND_IR_LAB_CAPTURE"):
+    try:
+        from ascend_ir_lab.toolchains.ascend.offline_script import child_capture
+        child_capture(os.environ["ASCEND_IR_LAB_CAPTURE"])
+    except Exception as exc:  # this Python still runs, as it would have without capture
+        sys.stderr.write("[ascend-ir-lab] this Python runs without the virtual NPU: "
+                         f"{{type(exc).__name__}}: {{exc}}\\n")
+def _next():
+    import importlib
+    here = os.path.dirname(os.path.abspath(__file__))
+    saved = sys.path[:]
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
+    me = sys.modules.pop("sitecustomize", None)
+    try:
+        importlib.import_module("sitecustomize")
+    except ImportError as exc:
+        if exc.name != "sitecustomize":
+            raise
+    finally:
+        sys.path[:] = saved
+        sys.modules["sitecustomize"] = me  # what site's own import statement looks up
+_next()
+'''
+
+
+def _child_site(folder: Path) -> Path:
+    """A folder holding the sitecustomize that captures the script's own Pythons."""
+    site = folder / "python"
+    site.mkdir(parents=True, exist_ok=True)
+    (site / "sitecustomize.py").write_text(_CHILD_SITE.format())
+    return site
+
+
+_child_stack: Any = None  # a captured child's virtual NPU and launch capture, until it exits
+
+
+def child_capture(settings_path: str) -> None:
+    """In a Python the captured script started (its sitecustomize calls this before
+    `__main__` runs): the virtual NPU and the launch capture of the script's, until this
+    Python exits; then what it did goes to `capture-child-PID.json` beside the settings."""
+    global _child_stack
+    import atexit
+    from contextlib import ExitStack
+
+    from ascend_ir_lab.toolchains.ascend.launch import intercept_launches
+    from ascend_ir_lab.toolchains.ascend.virtual_npu import virtual_npu
+    from ascend_ir_lab.toolchains.common.outcome import failures
+
+    if _child_stack is not None:
+        return
+    path = Path(settings_path)
+    settings = json.loads(path.read_text())
+    target = str(settings.get("target") or "Ascend910B3")
+    interpret = bool(settings.get("interpret"))
+    _own_tools_past(str(settings.get("wrapper", "")))
+    stack = ExitStack()
+    stack.enter_context(virtual_npu(target))
+    capture = stack.enter_context(
+        intercept_launches(
+            target=target, interpret=interpret, runs_dir=path.parent, progress=_progress
+        )  # fmt: skip
+    )
+    _child_stack = stack
+
+    def ended() -> None:
+        try:
+            stack.close()  # compiles still running finish first
+        finally:
+            result = {"runs": [run.path.name for run in capture.runs],
+                      "failures": failures(capture), "launches": len(capture.launches),
+                      "pid": os.getpid(), "argv": list(sys.argv)}  # fmt: skip
+            out = path.parent / CHILD_RESULT.format(pid=os.getpid())
+            out.write_text(json.dumps(result, indent=2) + "\n")
+
+    atexit.register(ended)
 
 
 # -- the child: runs inside the user's Python ---------------------------------------------------
@@ -246,6 +355,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"[ascend-ir-lab] {summary}", file=sys.stderr, flush=True)
     target = str(settings.get("target") or "Ascend910B3")
     capture, missing = None, []
+    # the Pythons the script starts are captured too (their sitecustomize reads this)
+    os.environ[CHILD_SETTINGS] = str(settings_path.resolve())
     try:  # Ctrl-C or `--timeout` (SIGINT) before the script runs or after it: still said
         _own_tools_past(str(settings.get("wrapper", "")))
         with (

@@ -190,3 +190,24 @@ def test_split_launches_match_the_plain_interpreter_byte_for_byte(
     assert plain["last_writer"][0] == 8.0
     assert sorted(set(plain["order"].tolist())) == list(range(10))
     assert plain["chain"][-1] != 0.0
+
+
+def test_beside_a_compile_only_a_long_launch_is_split(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ascend_ir_lab.toolchains.ascend import interpret_parallel
+
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    plain = _plain(tmp_path)
+    # a launch that would be split alone runs in order while its compile holds a core ...
+    monkeypatch.setattr(interpret_parallel, "_WORTH_FORKING_BESIDE_S", 1e9)
+    with interpret_parallel.beside_a_compile():
+        ours, forks, _ = _ours(tmp_path, monkeypatch)
+    assert forks == 0
+    assert all(ours[name].tobytes() == plain[name].tobytes() for name in plain)
+    # ... and one long enough is split all the same; after the block the usual rule holds
+    monkeypatch.setattr(interpret_parallel, "_WORTH_FORKING_BESIDE_S", 0.0)
+    with interpret_parallel.beside_a_compile():
+        ours, forks, _ = _ours(tmp_path, monkeypatch)
+    assert forks == 2 * 7 and interpret_parallel._beside == 0
+    capsys.readouterr()

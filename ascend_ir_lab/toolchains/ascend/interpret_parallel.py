@@ -30,10 +30,27 @@ from typing import Any
 from ascend_ir_lab.toolchains.ascend.interpret_fast import tensor_spans
 from ascend_ir_lab.toolchains.ascend.interpret_memory import Footprint, independent, watched
 
-__all__ = ["run_programs"]
+__all__ = ["beside_a_compile", "run_programs"]
 
 # below this estimated sequential time a launch runs in order here (a fork costs milliseconds)
 _WORTH_FORKING_S = 0.25
+# the same while the launch's compile runs beside it: its tools hold a core for the next few
+# tenths of a second, and forking a process that holds torch costs tens of milliseconds of
+# kernel time (page tables, copy-on-write) that only a long run wins back
+_WORTH_FORKING_BESIDE_S = 2.0
+_beside = 0  # compiles running beside the interpretation in this process
+
+
+@contextlib.contextmanager
+def beside_a_compile() -> Iterator[None]:
+    """Within the block the launch's compile runs beside its interpretation: its programs
+    are shared among processes only when that pays off all the same."""
+    global _beside
+    _beside += 1
+    try:
+        yield
+    finally:
+        _beside -= 1
 
 
 class _Done(Exception):
@@ -63,7 +80,8 @@ def run_programs(kernel: Any, grid: Any, args: Sequence[Any]) -> None:
     workers = min(_cores(), total - 1)
     if total <= 1:
         return
-    if workers < 2 or estimate < _WORTH_FORKING_S or own.ordered:
+    worth = _WORTH_FORKING_BESIDE_S if _beside else _WORTH_FORKING_S
+    if workers < 2 or estimate < worth or own.ordered:
         _share(kernel, shape, args, range(1, total), last=True)
         return
     shares = _split(range(total), workers)  # program 0 ran already: the first share is short

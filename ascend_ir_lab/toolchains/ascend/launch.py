@@ -25,6 +25,7 @@ from ascend_ir_lab.runs import Run
 from ascend_ir_lab.toolchains.ascend import virtual_memory
 from ascend_ir_lab.toolchains.ascend.autotune_offline import autotune_untimed, config_outcome
 from ascend_ir_lab.toolchains.ascend.interpret import interpret_launch
+from ascend_ir_lab.toolchains.ascend.interpret_parallel import beside_a_compile
 from ascend_ir_lab.toolchains.ascend.launch_compile import annotate_run, declared, start_watched
 from ascend_ir_lab.toolchains.ascend.offline_kernel import OfflineKernel
 from ascend_ir_lab.toolchains.common.interpret_repeat import Repeats
@@ -132,7 +133,12 @@ class LaunchCapture(Capture):
         it is not to be interpreted)."""
         if not self.interpret or npu_available():
             return None
-        return lambda: self._interpret(fn, launch.grid, args, kwargs, launch)
+
+        def interpret() -> None:
+            with beside_a_compile():
+                self._interpret(fn, launch.grid, args, kwargs, launch)
+
+        return interpret
 
     def _skip(
         self, fn: Any, grid: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch

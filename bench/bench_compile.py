@@ -30,7 +30,7 @@ from ascend_ir_lab.toolchains.ascend.compile import compile_kernel  # noqa: E402
 from ascend_ir_lab.toolchains.ascend.ttir_stage import stop_before_binary  # noqa: E402
 from ascend_ir_lab.toolchains.common.env import patched_environ  # noqa: E402
 from ascend_ir_lab.toolchains.common.kernels import load_kernel, parse_signature  # noqa: E402
-from ascend_ir_lab.toolchains.common.process import capture_fds  # noqa: E402
+from ascend_ir_lab.toolchains.common.tool_log import capture_fds  # noqa: E402
 from ascend_ir_lab.toolchains.common.tools import find_tool  # noqa: E402
 
 GOAL = 1.3

@@ -69,11 +69,14 @@ class TreePrinted:
             raise
         files, skipped = self._files()
         reason = self._whole(result, files, skipped)
-        made = self._made(result, files)
-        odd = self.record.get("tree_files_without_one_header")
-        reason = reason or (f"{odd} tree-dir files without exactly one header" if odd else None)
         if reason is None:
-            return made
+            made = self._made(result, files)
+            odd = self.record.get("tree_files_without_one_header")
+            if not odd:
+                return made
+            reason = f"{odd} tree-dir files without exactly one header"
+        else:
+            self._cleanup()  # not made into a log: the stage prints again below
         # printed again to stderr: the log then says everything in its place
         left = max(1.0, timeout - result.seconds)
         again = run_logged(self._classic, log=self._log, env=self._env, timeout=left)

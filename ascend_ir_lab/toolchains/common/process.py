@@ -174,7 +174,9 @@ class LoggedTool:
             left = timeout - self._seconds()
             if left <= 0:
                 raise subprocess.TimeoutExpired(self.argv, timeout)
-            if self._ended_within(min(left, _POLL_S) if request is not None else left):
+            # in steps: Ctrl-C may reach another thread of this process (the log's drain),
+            # and Python runs its handler in this one only once this wait returns
+            if self._ended_within(min(left, _POLL_S)):
                 return self._proc.wait()
 
     def _ended_within(self, seconds: float) -> bool:

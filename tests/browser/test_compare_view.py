@@ -21,7 +21,8 @@ LONG = 180_000  # ms: a cold kernel on a busy two-core machine
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Run folders fine, barrier (barrier-all sync) and fine2 (fine compiled again)."""
+    """Run folders fine, barrier (barrier-all sync, and sub-block binding off: a pass that only
+    fine runs) and fine2 (fine compiled again)."""
     from ascend_ir_lab.toolchains.common.tools import triton_ascend_available
 
     if not triton_ascend_available():
@@ -35,7 +36,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         out[name] = root / name
         compile_kernel(f"{KERNELS / 'matmul.py'}::{c['kernel']}", signature=c["signature"],
                        constexprs=c["constexprs"], out=out[name], name=name,
-                       barrier_all=barrier, check=False)  # fmt: skip
+                       barrier_all=barrier, check=False,
+                       options={"enable_auto_bind_sub_block": False} if barrier else None)  # fmt: skip
     return out
 
 

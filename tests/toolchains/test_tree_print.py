@@ -39,7 +39,10 @@ def test_the_tree_gives_the_logs_dumps(tmp_path: Path, monkeypatch: pytest.Monke
                                        module_scope: bool) -> None:  # fmt: skip
     tree = _compile(tmp_path / "tree", module_scope=module_scope, line_info=True)
     stage = tree.stage("bishengir")
-    assert stage["print_to"] == "tree-dir" and stage["messages"] == "after the dumps"
+    assert (
+        stage["print_to"] == "tree-dir"
+        and stage["messages"] == "hivmc check before the dumps, the rest after"
+    )
     assert any(a.startswith("--mlir-print-ir-tree-dir=") for a in stage["command"])
     assert sorted(p.name for p in (tree.path / "stages").iterdir()) == [
         "1-ttir.log.zst", "2-adapter.log.zst", "3-bishengir.log.zst"]  # fmt: skip

@@ -39,6 +39,16 @@ _HEADER = b"// -----// IR Dump "
 # what bishengir-compile prints outside every pass with no CANN: the search for hivmc
 # before the passes, the binary step after them
 _OUTSIDE_PASSES = re.compile(rb"hivmc|Failed to run BiShengIR pipeline")
+# the last line of the version check it makes before the first pass
+_STARTUP_END = re.compile(rb"hivmc --version|detect hivmc version")
+
+
+def _split_startup(said: bytes) -> tuple[bytes, bytes]:
+    """The tool's stderr cut where its start-up check (before any pass) ends: that part goes
+    before the dumps, as it comes in the stderr log; the binary step's lines after them."""
+    lines = said.splitlines(keepends=True)
+    last = max((k for k, ln in enumerate(lines) if _STARTUP_END.search(ln)), default=-1)
+    return b"".join(lines[: last + 1]), b"".join(lines[last + 1 :])
 
 
 def prints_to_tree(flags: Sequence[str]) -> bool:
@@ -108,16 +118,19 @@ class TreePrinted:
     def _made(self, result: ToolResult, files: list[Path]) -> ToolResult:
         """The stage log from the tree (as far as it got) and the tool's messages after it."""
         odd = 0
+        said = self._messages.read_bytes() if self._messages.is_file() else b""
+        before, after = _split_startup(said)
         with open(self._log, "wb") as out:
+            out.write(before)
             for f in tree_order(self._tree, files):
                 with open(f, "rb") as one:
                     data = one.read()
                 odd += not data.startswith(_HEADER) or data.count(b"\n" + _HEADER) != 0
                 out.write(data)
-            if self._messages.is_file():
-                out.write(self._messages.read_bytes())
+            out.write(after)
         self._cleanup()
-        self.record = {"print_to": "tree-dir", "messages": "after the dumps"}
+        self.record = {"print_to": "tree-dir",
+                       "messages": "hivmc check before the dumps, the rest after"}  # fmt: skip
         if odd:
             self.record["tree_files_without_one_header"] = odd
         return ToolResult(result.command, result.returncode, result.seconds, self._log,

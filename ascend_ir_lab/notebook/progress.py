@@ -20,6 +20,8 @@ class CompileProgress:
         self._head = ""
         self._stages: list[str] = []
         self._start = 0.0
+        # each distinct launch note: its display and how many launches said it
+        self._notes: dict[str, list[Any]] = {}
 
     def __call__(self, event: str, info: dict[str, Any]) -> None:
         getattr(self, "_on_" + event, lambda _info: None)(info)
@@ -52,14 +54,17 @@ class CompileProgress:
         display(ErrorPanel(info["error"], info.get("kernel", "")))
 
     def _on_launch(self, info: dict[str, Any]) -> None:
-        launch = info["launch"]
-        display(
-            {
-                "text/plain": f"⏭ {launch.note}",
-                "text/html": f"<div style='color:#666'>⏭ {html.escape(launch.note)}</div>",
-            },
-            raw=True,
-        )
+        """One line per distinct note: a loop launching the same kernel on the same grid
+        counts on that line (`× 40`) instead of adding a line per launch."""
+        note = info["launch"].note
+        seen = self._notes.get(note)
+        if seen is None:
+            handle = display(_note_bundle(note, 1), raw=True, display_id=True)
+            self._notes[note] = [handle, 1]
+            return
+        seen[1] += 1
+        if seen[0] is not None:
+            seen[0].update(_note_bundle(note, seen[1]), raw=True)
 
     def _on_capture(self, info: dict[str, Any]) -> None:
         self._start = time.perf_counter()
@@ -84,3 +89,11 @@ class CompileProgress:
     def _update(self, body: str) -> None:
         if self._handle is not None:
             self._handle.update(self._bundle(body), raw=True)
+
+
+def _note_bundle(note: str, count: int) -> dict[str, str]:
+    times = f" × {count}" if count > 1 else ""
+    return {
+        "text/plain": f"⏭ {note}{times}",
+        "text/html": f"<div style='color:#666'>⏭ {html.escape(note)}{times}</div>",
+    }

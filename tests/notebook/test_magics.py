@@ -399,6 +399,26 @@ def test_a_cell_returns_every_run_it_made(shell: InteractiveShell, tmp_path: Pat
     assert "launch of shift[(4,)] skipped" in shown(io)
 
 
+def test_a_launch_in_a_loop_counts_on_one_line(shell: InteractiveShell, tmp_path: Path) -> None:
+    loop = "for _ in range(4):\n    scale[grid](sx, s1, 1000, 3)\n"
+    cell = SEVERAL_KERNELS_CELL.split("h = shift")[0].replace("scale[grid](sx, s1, 1000, 3)\n", "")
+    result, io = run_cell(shell, f"%%triton_npu --interpret --runs-dir {tmp_path}\n{cell}{loop}")
+    assert result.success, shown(io)
+    notes = [o for o in io.outputs if o.data.get("text/plain", "").startswith("⏭")]
+    lines = [o for o in notes if not o.update]  # what a frontend shows as lines
+    assert [o.data["text/plain"] for o in lines] == [
+        "⏭ no NPU: launch of scale[(8,)] skipped; ran in Triton's CPU interpreter"
+        " (TRITON_INTERPRET=1) instead",
+        "⏭ no NPU: launch of scale[(8,)] skipped; the same launch left this memory unchanged"
+        " before: not interpreted again",
+    ]
+    # the first launch and the one after it (its output changed its input memory) are
+    # interpreted, the last two are not: each line ends counting its launches
+    updates = [o.data["text/plain"] for o in notes if o.update]
+    assert len(updates) == 2, updates
+    assert updates[0].endswith("instead × 2") and updates[1].endswith("again × 2"), updates
+
+
 def torch_equal(a: Any, b: Any) -> bool:
     return bool((a - b).abs().max().item() < 1e-5)
 

@@ -148,10 +148,12 @@ def test_a_table_of_addresses_reaches_its_buffers(captured: dict[str, Any]) -> N
 
 
 def test_libdevice_calls_run_interpreted(captured: dict[str, Any]) -> None:
-    """`libdevice.relu(...)` of a module import and `reciprocal(...)` imported by name."""
-    assert len(_passed(captured, "check_libdevice.py::")) == 3
-    runs = _runs(captured, "relu_residual") + _runs(captured, "inverse")
-    assert len(runs) == 3 and all(_complete(r) for r in runs)
+    """`libdevice.relu(...)` of a module import and `reciprocal(...)` imported by name;
+    `nextafter`, whose integer constants wrap to their width as the compiled IR's do."""
+    assert len(_passed(captured, "check_libdevice.py::")) == 5
+    runs = [r for k in ("relu_residual", "inverse", "step_toward") for r in _runs(captured, k)]
+    assert len(runs) == 5 and all(_complete(r) for r in runs)
+    assert "out of bounds for int" not in captured["text"]
     assert "Did you forget to add @triton.jit" not in captured["text"]
 
 
@@ -229,3 +231,22 @@ def test_a_tuple_assignment_unpacks_as_compiled() -> None:
     out = torch.zeros(2, dtype=torch.int32)
     interpret_launch(larger_first, (1,), (out,), {"M": 3, "N": 5})
     assert out.tolist() == [3, 5]
+
+
+@triton.jit
+def broadcast_rows(x_ptr, out_ptr, R: tl.constexpr, N: tl.constexpr):
+    cols = tl.arange(0, N)
+    rows = tl.arange(0, R)[:, None] * N + cols[None, :]
+    x = tl.load(x_ptr + cols[None, :])
+    o = tl.load(out_ptr + rows)
+    ret = tl.broadcast(x, o)  # a pair, given to one name: the compiler keeps the first
+    tl.store(out_ptr + rows, ret)
+
+
+def test_one_name_given_a_pair_takes_the_first_as_compiled() -> None:
+    """Python keeps the pair (and the store of it fails), the compiler's zip takes `x`."""
+    import torch
+
+    x, out = torch.randn(8), torch.zeros(3, 8)
+    interpret_launch(broadcast_rows, (1,), (x, out), {"R": 3, "N": 8})
+    assert torch.equal(out, x.expand(3, 8))

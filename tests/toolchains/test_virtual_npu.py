@@ -135,11 +135,56 @@ def test_npu_only_ops_fail_naming_the_op() -> None:
 
         with pytest.raises(NPUOnlyError, match=r"torch_npu\.npu_fusion_attention exists only"):
             torch_npu.npu_fusion_attention(torch.ones(1))
-        with pytest.raises(NPUOnlyError, match=r"torch_npu\.profiler\.profile"):
-            import torch_npu.profiler
-
-            torch_npu.profiler.profile()
+        with pytest.raises(NPUOnlyError, match=r"torch_npu\.npu_format_cast exists only"):
+            torch_npu.npu_format_cast(torch.ones(1), 29)
         assert not hasattr(torch.npu, "npu_format_cast")  # feature probes still work
+
+
+def test_the_profiler_runs_its_block_and_profiles_nothing(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """As triton-ascend's `do_bench_npu` and its tutorials' `profiler_wrapper` use it."""
+    for _cell in range(2):  # each virtual NPU says it once
+        with virtual_npu():
+            import torch
+            import torch_npu
+
+            called, ran = [], []
+            config = torch_npu.profiler._ExperimentalConfig(
+                aic_metrics=torch_npu.profiler.AiCMetrics.PipeUtilization,
+                profiler_level=torch_npu.profiler.ProfilerLevel.Level1,
+                l2_cache=False,
+            )
+            for _ in range(2):
+                with torch_npu.profiler.profile(
+                    activities=[torch_npu.profiler.ProfilerActivity.NPU],
+                    schedule=torch_npu.profiler.schedule(wait=0, warmup=1, active=2, repeat=1),
+                    on_trace_ready=called.append,
+                    experimental_config=config,
+                ) as prof:
+                    for _ in range(3):
+                        ran.append(torch.ones(2, device="npu").sum().item())
+                        prof.step()
+            assert ran == [2.0] * 6 and prof.step_num == 3
+            assert called == [] and not any(tmp_path.iterdir())
+            with pytest.raises(NPUOnlyError, match=r"profile\.key_averages exists only"):
+                prof.key_averages()
+            assert torch_npu.profiler.tensorboard_trace_handler(str(tmp_path)) is not None
+        err = capfd.readouterr().err
+        assert err.count("torch_npu.profiler: nothing profiled") == 1, err
+
+
+def test_settings_scripts_make_are_taken() -> None:
+    with virtual_npu():
+        import torch
+        import torch_npu
+
+        torch.npu.set_compile_mode(jit_compile=False)
+        torch.npu.config.allow_internal_format = False
+        torch_npu.npu.matmul.allow_hf32 = False
+        torch.npu.set_stream(torch.npu.current_stream())
+        assert torch.npu.is_bf16_supported()
+        assert torch.npu.config.allow_internal_format is False
 
 
 def test_only_python_commands_run_offline() -> None:

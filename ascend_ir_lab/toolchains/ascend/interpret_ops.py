@@ -183,7 +183,10 @@ def npu_ops() -> Iterator[None]:
             setattr(builder, name, method)
     original = builder.create_extern_elementwise
     builder.create_extern_elementwise = _extern(original, interpreter)
-    widened = {**atomic_ops(builder, interpreter.TensorHandle), **_all_ones(builder, interpreter)}
+    widened = {
+        **atomic_ops(builder, interpreter.TensorHandle), **_all_ones(builder, interpreter),
+        **_wrapping_constants(builder),
+    }  # fmt: skip
     kept = {name: getattr(builder, name) for name in widened}
     for name, method in widened.items():
         setattr(builder, name, method)
@@ -224,3 +227,28 @@ def _all_ones(builder: Any, interpreter: Any) -> dict[str, Callable[..., Any]]:
         return original(self, type)
 
     return {"get_all_ones_value": all_ones}
+
+
+_INT_CONSTANTS = {  # builder call: (bits, signed)
+    "get_int8": (8, True), "get_int16": (16, True), "get_int32": (32, True),
+    "get_int64": (64, True), "get_uint8": (8, False), "get_uint16": (16, False),
+    "get_uint32": (32, False), "get_uint64": (64, False),
+}  # fmt: skip
+
+
+def _wrapping_constants(builder: Any) -> dict[str, Callable[..., Any]]:
+    """Integer constants of a width that wrap as the compiled IR's do: the compiler's
+    builder truncates `get_int32(0x80000001)` to an i32 (-2147483647, libdevice's
+    `nextafter` builds its bit masks so); numpy 2 refuses to put the value in an int32."""
+
+    def wrapping(name: str, bits: int, signed: bool) -> Callable[..., Any]:
+        original, low, span = getattr(builder, name), -(1 << (bits - 1)) if signed else 0, 1 << bits
+
+        def get(self: Any, value: Any) -> Any:
+            if isinstance(value, int) and not low <= value < low + span:
+                value = (value - low) % span + low
+            return original(self, value)
+
+        return get
+
+    return {name: wrapping(name, *spec) for name, spec in _INT_CONSTANTS.items()}

@@ -12,7 +12,10 @@ compiler does on tensors, and what Python does on anything else (short-circuit i
 The same rewrite unpacks as the compiler assigns: it pairs a tuple assignment's names with
 its values as `zip` does, so `x, y = a, b if c else d, e` (three values: the conditional
 binds tighter than the commas) sets x and y and drops `e`, where Python raises "too many
-values to unpack" (triton-ascend's own tutorial 13 has that line).
+values to unpack" (triton-ascend's own tutorial 13 has that line). A single name given
+several values takes the first, as `zip` pairs it: `ret = tl.broadcast(x, y)` (a pair of
+tensors) is the broadcast `x`, which a store of `ret` then stores (Python would keep the pair,
+and the store fail).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ _HELPERS = {
     "and": "_ascend_ir_lab_and",
     "or": "_ascend_ir_lab_or",
     "unpack": "_ascend_ir_lab_unpack",
+    "first": "_ascend_ir_lab_first",
 }
 
 
@@ -67,6 +71,13 @@ def _unpack(values: Any, count: int) -> Any:
     return values
 
 
+def _first(values: Any) -> Any:
+    """The value a single name is given, as the compiler's `zip` pairs it with `values`."""
+    if isinstance(values, (tuple, list)) and values:
+        return values[0]
+    return values
+
+
 def _helper(name: str) -> ast.expr:
     """`triton.language.core.<helper>`: a name the interpreter's rewritten code can reach."""
     node: ast.expr = ast.Name(id="triton", ctx=ast.Load())
@@ -87,6 +98,8 @@ def _transformer(base: type) -> Any:
             ):
                 count = ast.Constant(value=len(target.elts))
                 node.value = ast.Call(func=_helper("unpack"), args=[node.value, count], keywords=[])
+            elif len(node.targets) == 1 and isinstance(target, ast.Name):
+                node.value = ast.Call(func=_helper("first"), args=[node.value], keywords=[])
             return super().visit_Assign(node)  # type: ignore[no-any-return]
 
         def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
@@ -126,7 +139,7 @@ def tensor_operators() -> Iterator[None]:
         yield
         return
     before = rewriter.ast_transformer
-    for name, helper in zip(_HELPERS.values(), (_not, _and, _or, _unpack), strict=True):
+    for name, helper in zip(_HELPERS.values(), (_not, _and, _or, _unpack, _first), strict=True):
         setattr(tl.core, name, helper)
     rewriter.ast_transformer = _transformer(type(before))
     try:

@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import traceback
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -255,9 +256,10 @@ def child_capture(settings_path: str) -> None:
     _own_tools_past(str(settings.get("wrapper", "")))
     stack = ExitStack()
     stack.enter_context(virtual_npu(target))
+    progress = _Progress()
     capture = stack.enter_context(
         intercept_launches(
-            target=target, interpret=interpret, runs_dir=path.parent, progress=_progress
+            target=target, interpret=interpret, runs_dir=path.parent, progress=progress
         )  # fmt: skip
     )
     _child_stack = stack
@@ -265,6 +267,7 @@ def child_capture(settings_path: str) -> None:
     def ended() -> None:
         try:
             stack.close()  # compiles still running finish first
+            progress.repeats()
         finally:
             result = {"runs": [run.path.name for run in capture.runs],
                       "failures": failures(capture), "launches": len(capture.launches),
@@ -315,18 +318,38 @@ def _print_traceback(exc: BaseException) -> None:
     print("".join(shown.format()), end="", file=sys.stderr)
 
 
-def _progress(event: str, info: dict[str, Any]) -> None:
-    """Compile progress on stderr, one line per event worth a line."""
-    if event == "done":
-        run = info["run"]
-        text = run.manifest.get("status", {}).get("text", "")
-        print(f"[ascend-ir-lab] {run.path.name}: {text}", file=sys.stderr, flush=True)
-    elif event in ("failed", "error"):
-        lines = str(info["error"]).splitlines() or [""]
-        head = f"{info.get('kernel', '')}: {type(info['error']).__name__}: {lines[0]}"
-        print(f"[ascend-ir-lab] {head}", file=sys.stderr, flush=True)
-    elif event == "launch":
-        print(f"[ascend-ir-lab] {info['launch'].note}", file=sys.stderr, flush=True)
+class _Progress:
+    """Compile progress on stderr, one line per event worth a line. A launch note is said
+    once: a loop launching the same kernel on the same grid says the same thing each time,
+    and how many times is said at the end (`repeats`)."""
+
+    def __init__(self) -> None:
+        self.notes: Counter[str] = Counter()
+
+    def __call__(self, event: str, info: dict[str, Any]) -> None:
+        if event == "done":
+            run = info["run"]
+            text = run.manifest.get("status", {}).get("text", "")
+            _say(f"{run.path.name}: {text}")
+        elif event in ("failed", "error"):
+            lines = str(info["error"]).splitlines() or [""]
+            _say(f"{info.get('kernel', '')}: {type(info['error']).__name__}: {lines[0]}")
+        elif event == "launch":
+            note = info["launch"].note
+            self.notes[note] += 1
+            if self.notes[note] == 1:
+                _say(note)
+
+    def repeats(self) -> None:
+        """Say how often each note said once was met again."""
+        for note, count in self.notes.items():
+            if count > 1:
+                more = count - 1
+                _say(f"{more} more launch{'es' if more > 1 else ''} as above: {note}")
+
+
+def _say(text: str) -> None:
+    print(f"[ascend-ir-lab] {text}", file=sys.stderr, flush=True)
 
 
 def _own_tools_past(wrapper: str) -> None:
@@ -352,9 +375,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     folder = settings_path.parent
     interpret = bool(settings.get("interpret"))
     summary = summary_line(interpret)
-    print(f"[ascend-ir-lab] {summary}", file=sys.stderr, flush=True)
+    _say(summary)
     target = str(settings.get("target") or "Ascend910B3")
-    capture, missing = None, []
+    capture, missing, progress = None, [], _Progress()
     # the Pythons the script starts are captured too (their sitecustomize reads this)
     os.environ[CHILD_SETTINGS] = str(settings_path.resolve())
     try:  # Ctrl-C or `--timeout` (SIGINT) before the script runs or after it: still said
@@ -363,17 +386,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             missing_triton_modules() as missing,
             virtual_npu(target),
             intercept_launches(
-                target=target, interpret=interpret, runs_dir=folder, progress=_progress
+                target=target, interpret=interpret, runs_dir=folder, progress=progress
             ) as capture,
         ):
             code = _run_target(rest)
     except KeyboardInterrupt:
         code = 130
+    progress.repeats()
     # a failed import of what this triton lacks, said once however it surfaced: the
     # script's traceback, pytest's collection error, a failed test
     hint = missing_module_hint(None, missing) if code not in (0, 130) else ""
     if hint:
-        print(f"[ascend-ir-lab] {hint}", file=sys.stderr, flush=True)
+        _say(hint)
     result = {
         "runs": [run.path.name for run in capture.runs] if capture else [],
         "failures": failures(capture) if capture else [],

@@ -99,6 +99,9 @@ class DeviceModule(types.ModuleType):
         # matmuls compute in fp32 whatever they say
         self.matmul = types.SimpleNamespace(allow_hf32=False, allow_tf32=False)
         self.conv = types.SimpleNamespace(allow_hf32=True, allow_tf32=True)
+        # torch_npu's own op settings (`torch.npu.config.allow_internal_format = False`):
+        # kept, nothing of torch_npu's runs here to read them
+        self.config = types.SimpleNamespace(allow_internal_format=False)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
@@ -142,6 +145,16 @@ class DeviceModule(types.ModuleType):
         return self._stream
 
     default_stream = current_stream
+
+    def set_stream(self, _stream: Any) -> None:
+        """The one stream stays current."""
+
+    def set_compile_mode(self, *_args: Any, **_kwargs: Any) -> None:
+        """How torch_npu compiles its own ops: none of them runs here."""
+
+    def is_bf16_supported(self, *_args: Any, **_kwargs: Any) -> bool:
+        """True, as on Ascend 910B (the CPU computes bfloat16 too)."""
+        return True
 
     @contextlib.contextmanager
     def stream(self, _stream: Any = None) -> Iterator[None]:

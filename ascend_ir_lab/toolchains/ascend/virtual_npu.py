@@ -2,8 +2,9 @@
 
 Inside `virtual_npu(target=...)`:
 - `import torch_npu` (and any `torch_npu.*` submodule) works; ops that exist only on a real
-  NPU (`torch_npu.npu_fusion_attention`, `torch_npu.profiler...`) raise `NPUOnlyError`
-  naming the op;
+  NPU (`torch_npu.npu_fusion_attention`, `torch_npu.npu_format_cast`) raise `NPUOnlyError`
+  naming the op; `torch_npu.profiler.profile(...)` runs its block and profiles nothing
+  (`toolchains.ascend.virtual_profiler`);
 - `device='npu'`, `'npu:0'`, `torch.device('npu')`, `.npu()`, `.to('npu')` give CPU tensors
   (a `torch.overrides.TorchFunctionMode` maps NPU devices to the CPU) that say they are on
   the NPU (`toolchains.ascend.virtual_memory` keeps which ones are); an op the CPU lacks
@@ -38,6 +39,7 @@ from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.toolchains.ascend.npu import NPUOnlyError, npu_available
 from ascend_ir_lab.toolchains.ascend.virtual_device import DeviceModule
 from ascend_ir_lab.toolchains.ascend.virtual_memory import Memory
+from ascend_ir_lab.toolchains.ascend.virtual_profiler import profiler_module
 
 __all__ = ["NPUOnlyError", "summary_line", "virtual_npu"]
 
@@ -190,11 +192,13 @@ def _torch_npu_modules(device: DeviceModule) -> dict[str, types.ModuleType]:
     root.npu = device  # type: ignore[attr-defined]
     root._C = c_ext  # type: ignore[attr-defined]
     root.__version__ = "virtual"  # type: ignore[attr-defined]
+    profiler = profiler_module(_NPUOnlyModule)
     return {
         "torch_npu": root,
         "torch_npu._C": c_ext,
         "torch_npu.npu": device,
         "torch_npu.npu.utils": device,
+        "torch_npu.profiler": profiler,
     }
 
 

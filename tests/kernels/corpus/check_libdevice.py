@@ -1,4 +1,7 @@
-"""Kernels calling triton-ascend's libdevice, imported as a module and by name."""
+"""Kernels calling triton-ascend's libdevice, imported as a module and by name.
+
+`nextafter` builds its bit masks as integer constants past the signed range
+(0x80000001 as an int32, 0x8001 as an int16), which the compiled IR wraps."""
 
 import pytest
 import torch
@@ -38,3 +41,26 @@ def test_inverse():
     out = torch.empty_like(x)
     inverse[(1,)](x, out, BLOCK=64)
     check("float32", out, 1.0 / x)
+
+
+@triton.jit
+def step_toward(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, libdevice.nextafter(x, y), mask=mask)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_step_toward(dtype):
+    n = 300
+    x, y = make((n,), dtype), make((n,), dtype)
+    # toward an equal value, away from zero below it; not from zero itself, where
+    # triton-ascend 3.2's nextafter steps the other way than torch's (its own semantics)
+    x[:2] = torch.tensor([1.0, -2.0])
+    y[:2] = torch.tensor([1.0, -3.0])
+    x[x == 0] = 0.5
+    out = torch.empty_like(x)
+    step_toward[(triton.cdiv(n, 128),)](x, y, out, n, BLOCK=128)
+    assert torch.equal(out.cpu(), torch.nextafter(x.cpu(), y.cpu()))

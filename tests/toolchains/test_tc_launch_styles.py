@@ -173,6 +173,22 @@ def define_tuned_scale() -> Any:
     return tuned_scale
 
 
+def define_auto_tiled() -> Any:
+    """triton-ascend's own tiling autotuner (`hints={"enable_ascend_autotune": True}`, no
+    configs of one's own): it makes the configs, and passes every argument to the base
+    Autotuner by position."""
+
+    @triton.autotune(configs=[], hints={"enable_ascend_autotune": True}, key=["n_elements"])
+    @triton.jit
+    def tiled_add(x_ptr, y_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+        mask = offs < n_elements
+        x = tl.load(x_ptr + offs, mask=mask)
+        tl.store(out_ptr + offs, x + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+    return tiled_add
+
+
 class LibEntry(triton.KernelInterface):
     """A wrapper in the style of triton-ascend's and FlagGems' `libentry`: the first call
     keeps the compiled kernel, later calls launch it directly with the runtime arguments."""
@@ -203,8 +219,10 @@ negate_entry = LibEntry(negate)
 
 @pytest.fixture(scope="module")
 def styles(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """One block with every launch style, interpreted so that results can be checked."""
+    """One block with every launch style, interpreted so that results can be checked, under
+    the virtual NPU (triton-ascend's tiling autotuner asks the driver for its target)."""
     from ascend_ir_lab.toolchains.ascend.launch import intercept_launches
+    from ascend_ir_lab.toolchains.ascend.virtual_npu import virtual_npu
 
     root = tmp_path_factory.mktemp("styles")
     x, bias, out = torch.randn(1000), torch.randn(1000), torch.zeros(1000)
@@ -215,8 +233,9 @@ def styles(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     copies = {dt: torch.zeros_like(w) for dt, w in words.items()}
     tx, tout = torch.randn(4096), torch.zeros(4096)
     nx, nout = torch.randn(512), torch.zeros(512)
+    ay, aout = torch.randn(4096), torch.zeros(4096)
     seen: dict[str, Any] = {}
-    with intercept_launches(runs_dir=root, interpret=True) as capture:
+    with virtual_npu(), intercept_launches(runs_dir=root, interpret=True) as capture:
         grid = lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),)  # noqa: E731
         bias_act[grid](x, bias, out, 1000, 0.5, HAS_BIAS=True)
         bias_act[grid](x, None, out_nb, 1000, 2.0, HAS_BIAS=False)  # an optional bias left out
@@ -229,9 +248,12 @@ def styles(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         tuned_scale[lambda meta: (triton.cdiv(4096, meta["BLOCK"]),)](tx, tout, 4096, 3.0)
         negate_entry[(2,)](nx, nout, 512, BLOCK=256)
         negate_entry[(2,)](nx, nout, 512, BLOCK=256)  # the kept handle, launched
+        tiled_add = define_auto_tiled()
+        tiled_add[lambda meta: (triton.cdiv(3000, meta["BLOCK_SIZE"]),)](tx, ay, aout, 3000)
         seen["unknown"] = bias_act[(4,)](x, bias, out, 1000, 0.5, HAS_BIAS=True, bogus=1)
     seen.update(capture=capture, root=root, x=x, bias=bias, out=out, out_nb=out_nb, m=m,
-                sums=sums, words=words, copies=copies, tx=tx, tout=tout, nx=nx, nout=nout)  # fmt: skip
+                sums=sums, words=words, copies=copies, tx=tx, tout=tout, nx=nx, nout=nout,
+                ay=ay, aout=aout)  # fmt: skip
     return seen
 
 
@@ -276,6 +298,14 @@ def test_autotune_with_key_and_pruning(styles: dict[str, Any]) -> None:
     runs = _runs(styles, "tuned_scale")
     assert [r.manifest["kernel"]["constexprs"]["BLOCK"] for r in runs] == [128]  # 8192 pruned
     torch.testing.assert_close(styles["tout"], styles["tx"] * 3.0)
+
+
+def test_triton_ascends_tiling_autotuner(styles: dict[str, Any]) -> None:
+    runs = _runs(styles, "tiled_add")
+    assert runs and all(r.status == "ir-complete-no-binary" for r in runs)
+    blocks = {r.manifest["kernel"]["constexprs"]["BLOCK_SIZE"] for r in runs}
+    assert len(blocks) == len(runs) >= 1  # one Run per config it made
+    torch.testing.assert_close(styles["aout"][:3000], (styles["tx"] + styles["ay"])[:3000])
 
 
 def test_libentry_wrapper_launches_the_handle_it_kept(styles: dict[str, Any]) -> None:

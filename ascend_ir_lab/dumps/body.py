@@ -224,7 +224,29 @@ def infer_scope(data: bytes, body_start: int, body_end: int, family: str) -> str
         return _llvm_scope(line) or "module"
     if nl < 0 and line[:1] == b'"':  # a generic op whose properties run on past the look
         return _generic_scope(data, start, body_end)
+    if symbol_after_regions(line):
+        return _closing_line_scope(data, start, body_end, line)
     return _mlir_scope(line)
+
+
+def symbol_after_regions(line: bytes) -> bool:
+    """Whether an op's first line is the generic form of an op whose attributes follow its
+    regions (MLIR before properties, LLVM 17 and older: `"func.func"() ({` ... `}) {
+    function_type = () -> (), sym_name = "f"} : () -> ()`): its symbol is on the line that
+    closes it, and ops alike on their first line may name other symbols."""
+    return line[:1] == b'"' and line.rstrip().endswith((b"({", b"( {")) and b"sym_name" not in line
+
+
+def _closing_line_scope(data: bytes, start: int, body_end: int, line: bytes) -> str:
+    """The scope of an op `symbol_after_regions`: its symbol from the column-0 `})` line
+    that closes it (the ops inside it are indented)."""
+    op = _read_mlir_scope(line)
+    close = data.find(b"\n})", start, body_end)
+    if close < 0 or op == "builtin.module":  # a module's name is no scope of its own
+        return op
+    eol = data.find(b"\n", close + 1, body_end)
+    sym = _SYM_NAME.search(data, close + 1, body_end if eol < 0 else eol)
+    return f"{op} @{sym['sym'].decode(errors='replace')}" if sym else op
 
 
 def mlir_scope_look_end(data: bytes, body_start: int, body_end: int) -> int:
@@ -236,7 +258,7 @@ def mlir_scope_look_end(data: bytes, body_start: int, body_end: int) -> int:
         return -1
     nl = data.find(b"\n", start, start + _LOOK)
     if nl >= 0:
-        return nl + 1
+        return -1 if symbol_after_regions(data[start:nl]) else nl + 1
     return -1 if data[start : start + 1] == b'"' else start + _LOOK
 
 

@@ -21,6 +21,7 @@ from ascend_ir_lab.dumps.body import (
     message_level,
     mlir_scope_look_end,
     split_region,
+    symbol_after_regions,
 )
 from ascend_ir_lab.dumps.headers import Header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
@@ -194,7 +195,7 @@ def _plain_dump(
         if not holds:
             if _OPENS_WITH_OP.match(line):
                 holds = infer_scope(data, body_start, body_end, "mlir")
-                if len(_FIRST_OP) < 4096 and eol >= 0:
+                if len(_FIRST_OP) < 4096 and eol >= 0 and not symbol_after_regions(line):
                     _FIRST_OP[line] = holds
             else:
                 holds = _aliased_scope(data, line, body_start, body_end)

@@ -34,6 +34,11 @@ SYM_LATE = b'"func.func"() <{arg_attrs = [' + b", ".join(
     [b"{hacc.arg_type = #hacc.arg_type<workspace>}"] * 16
 )
 SYM_LATE += b'], function_type = () -> (), sym_name = "vadd"}> ({\n  "func.return"() : () -> ()\n}) : () -> ()\n'
+# The generic form before properties (LLVM 17 and older): attributes after the regions.
+SYM_AFTER = (
+    b'"func.func"() ({\n  "func.return"() : () -> ()\n'
+    b'}) {function_type = () -> (), sym_name = "vadd"} : () -> ()\n'
+)
 JSON_TIMING = (
     b'[\n{"wall": {"duration":   0.0014, "percentage":   1.3}, "name": "Parser", "passes": [\n{}]},\n'
     b'{"wall": {"duration":   0.0419, "percentage":  38.6}, "name": "\'func.func\' Pipeline", "passes": [\n'
@@ -129,6 +134,9 @@ FORMS = [
     ("mlir generic op, symbol late on a long line", "mlir",
      b"// -----// IR Dump After CSE (cse) //----- //\n" + SYM_LATE + b"\n\n",
      [("CSE", "cse", "after", "func.func @vadd", "func.func @vadd", "", SYM_LATE)], []),
+    ("mlir generic op, symbol after its regions (LLVM 17 and older)", "mlir",
+     b"// -----// IR Dump After TestFailurePass Failed (test-pass-failure) //----- //\n" + SYM_AFTER + b"\n\n",
+     [("TestFailurePass", "test-pass-failure", "failed", "func.func @vadd", "func.func @vadd", "", SYM_AFTER)], []),
     ("mlir json timing report", "mlir", JSON_TIMING, [],
      [("text", line.decode()) for line in JSON_TIMING.splitlines() if line.strip()]),
     ("mlir remark with source line and caret", "mlir", REMARK, [],
@@ -197,3 +205,24 @@ def test_each_form_written_with_windows_line_ends(
     assert got == [(*d[:6], d[6].replace(b"\n", b"\r\n")) for d in dumps]
     assert not any(d.truncated for d in tl.dumps)
     assert [(m.level, m.text) for m in tl.messages] == messages
+
+
+def test_generic_functions_named_after_their_regions_are_told_apart() -> None:
+    """`--mlir-print-op-generic` of LLVM 17 and older, a function pass on two functions: each
+    function's dumps follow its own (the symbol is on the op's last line, the first lines
+    alike), so the second function unchanged by a pass reads so."""
+
+    def dump(name: bytes, arg: bytes, sym: bytes, body: bytes = b"") -> bytes:
+        return (
+            b"// -----// IR Dump After " + name + b" (" + arg + b") //----- //\n"
+            + b'"func.func"() ({\n' + body + b'  "func.return"() : () -> ()\n'
+            + b'}) {function_type = () -> (), sym_name = "' + sym + b'"} : () -> ()\n\n\n'
+        )  # fmt: skip
+
+    const = b'  %0 = "arith.constant"() {value = 0 : i32} : () -> i32\n'
+    tl = _read(
+        dump(b"CSE", b"cse", b"f", const) + dump(b"CSE", b"cse", b"g")
+        + dump(b"Canonicalizer", b"canonicalize", b"f") + dump(b"Canonicalizer", b"canonicalize", b"g")
+    )  # fmt: skip
+    assert [d.scope for d in tl.dumps] == ["func.func @f", "func.func @g"] * 2
+    assert tl.change_states() == ["changed", "changed", "changed", "unchanged"]

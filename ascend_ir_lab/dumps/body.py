@@ -31,6 +31,13 @@ _OPENS = (b"{", b"(", b",", b"[")
 # (` -*- 'P' is the last user of following pass instances.`, ` -- 'P' is not preserving
 # 'Q'`): messages, even after a loop printout, whose indented last line ends it.
 _PASS_DETAILS = (b" -*- '", b" -- '")
+# The lines the new pass manager's `-debug-pass-manager=verbose` prints indented by the
+# nesting of its pass managers (`    Running pass: LoopRotatePass on loop %l in function f`):
+# messages too, no IR line reads so.
+_PASS_TRACE = (
+    b"Running pass: ", b"Running analysis: ", b"Invalidating analysis: ", b"Skipping pass: ",
+    b"Clearing all analysis results for: ",
+)  # fmt: skip
 # A line of LLVM's `-print-changed=diff` (`cdiff`: colour escapes around it): unchanged,
 # removed or added, or the banner that names a function of a module or SCC.
 _DIFF_LINE = re.compile(rb"^(?:[-+ ]|\x1b\[|\*\*\* IR for function )")
@@ -82,7 +89,9 @@ def ir_end(
             end = line_start
             continue
         indented = line[:1] in (b" ", b"\t")
-        if indented and not diff and line.startswith(_PASS_DETAILS):
+        if indented and not diff and (
+            line.startswith(_PASS_DETAILS) or line.lstrip().startswith(_PASS_TRACE)
+        ):
             text_start = end = line_start
             continue
         if indented and not diff and not open_end:

@@ -92,6 +92,13 @@ TAGGED = (
     b"[greedy-rewriter GreedyPatternRewriteDriver.cpp:185 1] }\n"
     b"[greedy-rewriter:1] \n"
 )
+# `-debug-pass-manager=verbose` indents its lines by nesting: after a loop printout, whose
+# last line is an indented instruction, they are messages all the same.
+LOOP_BODY = b"\n; Preheader:\nentry:\n  br label %loop\n\n; Loop:\nloop:\n  br label %loop\n\n; Exit blocks\nexit:\n  ret i32 %n\n"
+PM_VERBOSE = (
+    b"      Running pass: LoopRotatePass on loop %loop in function sum\n"
+    b"        Running analysis: LoopAccessAnalysis on sum\n  Invalidating analysis: LoopAnalysis on sum\n"
+)
 PASS_NUMBERS = (
     b" Running pass 3 InstSimplifyPass on sum\n Running pass 4 VerifierPass on [module]\n"
 )
@@ -151,6 +158,10 @@ FORMS = [
      [("text", line.decode()) for line in GREEDY.splitlines() if line.strip()]),
     ("mlir greedy-rewriter debug log, tagged (LLVM 20 on)", "mlir", TAGGED, [],
      [("text", line.decode()) for line in TAGGED.splitlines()]),
+    ("loop printout then -debug-pass-manager=verbose lines", "llvm",
+     b"; *** IR Dump After LICMPass on loop %loop in function sum ***\n" + LOOP_BODY + PM_VERBOSE,
+     [("LICMPass", "LICMPass", "after", "loop %loop in function @sum", "loop %loop in function @sum", "", LOOP_BODY)],
+     [("text", line.decode()) for line in PM_VERBOSE.splitlines()]),
     ("llvm -print-pass-numbers, indented", "llvm", PASS_NUMBERS, [],
      [("text", line.decode()) for line in PASS_NUMBERS.splitlines()]),
     ("bishengir note", "mlir",

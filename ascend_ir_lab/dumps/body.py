@@ -327,9 +327,18 @@ def loop_header(data: bytes, body_start: int, body_end: int) -> str:
     return f"%{m['label'].decode(errors='replace')}" if m else ""
 
 
+def first_block(data: bytes, body_start: int, body_end: int) -> str:
+    """`%label` of the block a printout of blocks opens with ("" if it opens otherwise)."""
+    m = _FIRST_LINE.search(data, body_start, min(body_end, body_start + 4096))
+    label = _LABEL.match(m.group()) if m is not None else None
+    return f"%{label.group()[:-1].decode(errors='replace')}" if label else ""
+
+
 def body_language(data: bytes, body_start: int, body_end: int) -> str:
     """What a body's first line says it is: "mlir", "loop" (an LLVM loop printout),
-    "module" (a whole LLVM module), "diff" (LLVM's `-print-changed=diff`) or "llvm"."""
+    "blocks" (basic blocks alone: a legacy region pass's printout, a loop's without a
+    preheader), "module" (a whole LLVM module), "diff" (LLVM's `-print-changed=diff`) or
+    "llvm"."""
     if _DIFF_START.match(data, body_start, min(body_end, body_start + 64)):
         return "diff"
     m = _FIRST_LINE.search(data, body_start, min(body_end, body_start + 4096))
@@ -340,7 +349,9 @@ def body_language(data: bytes, body_start: int, body_end: int) -> str:
         return "loop"
     if line.startswith((b"; ModuleID", b"source_filename")):
         return "module"
-    if _LABEL.match(line) or line.startswith((b"}", b"!")):
+    if _LABEL.match(line):
+        return "blocks"
+    if line.startswith((b"}", b"!")):
         return "llvm"
     if _MLIR_LINE.match(line) and not line.startswith(b"# "):
         return "mlir"

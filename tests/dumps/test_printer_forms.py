@@ -99,6 +99,12 @@ PM_VERBOSE = (
     b"      Running pass: LoopRotatePass on loop %loop in function sum\n"
     b"        Running analysis: LoopAccessAnalysis on sum\n  Invalidating analysis: LoopAnalysis on sum\n"
 )
+# A legacy region pass's printout (Polly's): the region's blocks alone, the last line an
+# indented instruction.
+REGION = (
+    b"for.body:                                         ; preds = %entry\n  br label %for.inc\n\n"
+    b"for.inc:                                          ; preds = %for.body\n  br label %exit\n"
+)
 PASS_NUMBERS = (
     b" Running pass 3 InstSimplifyPass on sum\n Running pass 4 VerifierPass on [module]\n"
 )
@@ -162,6 +168,9 @@ FORMS = [
      b"; *** IR Dump After LICMPass on loop %loop in function sum ***\n" + LOOP_BODY + PM_VERBOSE,
      [("LICMPass", "LICMPass", "after", "loop %loop in function @sum", "loop %loop in function @sum", "", LOOP_BODY)],
      [("text", line.decode()) for line in PM_VERBOSE.splitlines()]),
+    ("legacy region pass printout (Polly)", "llvm",
+     b"*** IR Dump After Polly - Simplify (polly-simplify) ***\n" + REGION,
+     [("Polly - Simplify", "polly-simplify", "after", "blocks from %for.body", "blocks from %for.body", "", REGION)], []),
     ("llvm -print-pass-numbers, indented", "llvm", PASS_NUMBERS, [],
      [("text", line.decode()) for line in PASS_NUMBERS.splitlines()]),
     ("bishengir note", "mlir",

@@ -89,8 +89,10 @@ def ir_end(
             end = line_start
             continue
         indented = line[:1] in (b" ", b"\t")
-        if indented and not diff and (
-            line.startswith(_PASS_DETAILS) or line.lstrip().startswith(_PASS_TRACE)
+        if (
+            indented
+            and not diff
+            and (line.startswith(_PASS_DETAILS) or line.lstrip().startswith(_PASS_TRACE))
         ):
             text_start = end = line_start
             continue

@@ -31,6 +31,13 @@ _OPENS = (b"{", b"(", b",", b"[")
 # (` -*- 'P' is the last user of following pass instances.`, ` -- 'P' is not preserving
 # 'Q'`): messages, even after a loop printout, whose indented last line ends it.
 _PASS_DETAILS = (b" -*- '", b" -- '")
+# The lines the new pass manager's `-debug-pass-manager=verbose` prints indented by the
+# nesting of its pass managers (`    Running pass: LoopRotatePass on loop %l in function f`):
+# messages too, no IR line reads so.
+_PASS_TRACE = (
+    b"Running pass: ", b"Running analysis: ", b"Invalidating analysis: ", b"Skipping pass: ",
+    b"Clearing all analysis results for: ",
+)  # fmt: skip
 # A line of LLVM's `-print-changed=diff` (`cdiff`: colour escapes around it): unchanged,
 # removed or added, or the banner that names a function of a module or SCC.
 _DIFF_LINE = re.compile(rb"^(?:[-+ ]|\x1b\[|\*\*\* IR for function )")
@@ -82,7 +89,11 @@ def ir_end(
             end = line_start
             continue
         indented = line[:1] in (b" ", b"\t")
-        if indented and not diff and line.startswith(_PASS_DETAILS):
+        if (
+            indented
+            and not diff
+            and (line.startswith(_PASS_DETAILS) or line.lstrip().startswith(_PASS_TRACE))
+        ):
             text_start = end = line_start
             continue
         if indented and not diff and not open_end:
@@ -224,7 +235,29 @@ def infer_scope(data: bytes, body_start: int, body_end: int, family: str) -> str
         return _llvm_scope(line) or "module"
     if nl < 0 and line[:1] == b'"':  # a generic op whose properties run on past the look
         return _generic_scope(data, start, body_end)
+    if symbol_after_regions(line):
+        return _closing_line_scope(data, start, body_end, line)
     return _mlir_scope(line)
+
+
+def symbol_after_regions(line: bytes) -> bool:
+    """Whether an op's first line is the generic form of an op whose attributes follow its
+    regions (MLIR before properties, LLVM 17 and older: `"func.func"() ({` ... `}) {
+    function_type = () -> (), sym_name = "f"} : () -> ()`): its symbol is on the line that
+    closes it, and ops alike on their first line may name other symbols."""
+    return line[:1] == b'"' and line.rstrip().endswith((b"({", b"( {")) and b"sym_name" not in line
+
+
+def _closing_line_scope(data: bytes, start: int, body_end: int, line: bytes) -> str:
+    """The scope of an op `symbol_after_regions`: its symbol from the column-0 `})` line
+    that closes it (the ops inside it are indented)."""
+    op = _read_mlir_scope(line)
+    close = data.find(b"\n})", start, body_end)
+    if close < 0 or op == "builtin.module":  # a module's name is no scope of its own
+        return op
+    eol = data.find(b"\n", close + 1, body_end)
+    sym = _SYM_NAME.search(data, close + 1, body_end if eol < 0 else eol)
+    return f"{op} @{sym['sym'].decode(errors='replace')}" if sym else op
 
 
 def mlir_scope_look_end(data: bytes, body_start: int, body_end: int) -> int:
@@ -236,7 +269,7 @@ def mlir_scope_look_end(data: bytes, body_start: int, body_end: int) -> int:
         return -1
     nl = data.find(b"\n", start, start + _LOOK)
     if nl >= 0:
-        return nl + 1
+        return -1 if symbol_after_regions(data[start:nl]) else nl + 1
     return -1 if data[start : start + 1] == b'"' else start + _LOOK
 
 
@@ -296,9 +329,18 @@ def loop_header(data: bytes, body_start: int, body_end: int) -> str:
     return f"%{m['label'].decode(errors='replace')}" if m else ""
 
 
+def first_block(data: bytes, body_start: int, body_end: int) -> str:
+    """`%label` of the block a printout of blocks opens with ("" if it opens otherwise)."""
+    m = _FIRST_LINE.search(data, body_start, min(body_end, body_start + 4096))
+    label = _LABEL.match(m.group()) if m is not None else None
+    return f"%{label.group()[:-1].decode(errors='replace')}" if label else ""
+
+
 def body_language(data: bytes, body_start: int, body_end: int) -> str:
     """What a body's first line says it is: "mlir", "loop" (an LLVM loop printout),
-    "module" (a whole LLVM module), "diff" (LLVM's `-print-changed=diff`) or "llvm"."""
+    "blocks" (basic blocks alone: a legacy region pass's printout, a loop's without a
+    preheader), "module" (a whole LLVM module), "diff" (LLVM's `-print-changed=diff`) or
+    "llvm"."""
     if _DIFF_START.match(data, body_start, min(body_end, body_start + 64)):
         return "diff"
     m = _FIRST_LINE.search(data, body_start, min(body_end, body_start + 4096))
@@ -309,7 +351,9 @@ def body_language(data: bytes, body_start: int, body_end: int) -> str:
         return "loop"
     if line.startswith((b"; ModuleID", b"source_filename")):
         return "module"
-    if _LABEL.match(line) or line.startswith((b"}", b"!")):
+    if _LABEL.match(line):
+        return "blocks"
+    if line.startswith((b"}", b"!")):
         return "llvm"
     if _MLIR_LINE.match(line) and not line.startswith(b"# "):
         return "mlir"

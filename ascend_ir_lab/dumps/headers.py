@@ -166,14 +166,25 @@ def _parse_stage_dump(line: str) -> Header | None:
 # The debug log of MLIR's pattern drivers (`-debug-only=greedy-rewriter`, dialect
 # conversion): `// *** IR Dump After Pattern Application ***`, the op's isolated parent
 # after one rewrite, inside a pass: a snapshot within the pass, as a pipeliner's own dumps.
-_PATTERN_DUMP = re.compile(r"^// \*\*\* IR Dump (?P<phase>Before|After) (?P<what>[^*]+?) \*\*\*$")
+# Any other name is a pass: MLIR's printer wrote each pass's dump so from 2020 to 2021
+# (`// *** IR Dump After CSE ***`, then `// -----// IR Dump ...`), and under module-scope
+# printing the op it ran on after the stars (`*** ('func' operation: @f)`).
+_PATTERN_DUMP = re.compile(
+    r"^// \*\*\* IR Dump (?P<phase>Before|After) (?P<what>[^*]+?) \*\*\*(?P<unit> \('.*\))?$"
+)
+_PATTERN_STEPS = ("Pattern Application", "Successful Folding")
 
 
 def _parse_pattern_dump(line: str) -> Header | None:
     m = _PATTERN_DUMP.match(line.rstrip())
     if m is None:
         return None
-    return Header("mlir-internal", m["phase"].lower(), m["what"], "", "", "")
+    phase, what, unit = m["phase"].lower(), m["what"], m["unit"]
+    if what in _PATTERN_STEPS and not unit:
+        return Header("mlir-internal", phase, what, "", "", "")
+    if what.endswith(" Failed"):
+        what, phase = what[: -len(" Failed")], "failed"
+    return Header("mlir", phase, what, "", "", _trailer_scope(unit.strip()) if unit else "")
 
 
 def _mlir_pass(text: str) -> tuple[str, str, str]:
@@ -250,6 +261,8 @@ def _parse_stars(core: str, family: str) -> Header | None:
     name, arg, unit = _llvm_pass(body, family)
     scope = _unit_scope(unit) if unit else "" if inline else _trailer_scope(trailer)
     phase = "after" if phase == "At" else phase.lower()  # -print-at-pass-number prints after
+    if phase == "after" and not arg and name.endswith(" Failed"):  # the oldest MLIR's
+        name, phase = name[: -len(" Failed")], "failed"  # -mlir-print-ir-after-failure
     return Header(family, phase, name, arg, options, scope, banner, inline and not banner)
 
 

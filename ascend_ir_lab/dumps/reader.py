@@ -14,6 +14,7 @@ from ascend_ir_lab.dumps.body import (
     PATTERN_LOG_CLOSE,
     blank_run_end,
     body_language,
+    first_block,
     hard_stop,
     infer_scope,
     line_end,
@@ -21,6 +22,7 @@ from ascend_ir_lab.dumps.body import (
     message_level,
     mlir_scope_look_end,
     split_region,
+    symbol_after_regions,
 )
 from ascend_ir_lab.dumps.headers import Header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
@@ -194,7 +196,7 @@ def _plain_dump(
         if not holds:
             if _OPENS_WITH_OP.match(line):
                 holds = infer_scope(data, body_start, body_end, "mlir")
-                if len(_FIRST_OP) < 4096 and eol >= 0:
+                if len(_FIRST_OP) < 4096 and eol >= 0 and not symbol_after_regions(line):
                     _FIRST_OP[line] = holds
             else:
                 holds = _aliased_scope(data, line, body_start, body_end)
@@ -291,12 +293,10 @@ def _dump(
         scope = scope.replace("function @", "func @", 1)
     if language == "diff" and family.startswith("llvm"):
         return _diff_dump(data, header, stage, log_id, index, start, body_start, region_end)
-    loop = family.startswith("llvm") and language == "loop"
+    loop = family.startswith("llvm") and language in ("loop", "blocks")
     body_end, text_start, truncated = _llvm_split(data, body_start, region_end, family, loop)
-    if loop:  # a loop printout holds the loop alone
-        if not scope.startswith("loop"):  # legacy headers name no unit, older ones a block
-            scope = f"loop {loop_header(data, body_start, body_end) or scope.removeprefix('function @')}"
-        holds = scope
+    if loop:  # a loop printout holds the loop alone, a printout of blocks those blocks
+        holds = scope = _blocks_scope(data, body_start, body_end, scope, language)
     elif scope.startswith("cgscc") and body_language(data, body_start, body_end) != "module":
         holds = scope  # the functions of one call-graph SCC
     elif body_end == body_start:  # a printer that printed no IR (`Printing <null> Function`)
@@ -309,6 +309,18 @@ def _dump(
         scope or holds, family, log_id, start, body_start, body_end,
         text_start, truncated, holds,
     )  # fmt: skip
+
+
+def _blocks_scope(data: bytes, body_start: int, body_end: int, scope: str, language: str) -> str:
+    """The unit a printout of blocks holds: the loop its header names (legacy headers name
+    no unit, older ones a block), the loop whose header block it shows, or (blocks alone: a
+    legacy region pass's) the blocks from its first."""
+    if scope.startswith("loop"):
+        return scope
+    head = loop_header(data, body_start, body_end)
+    if head or language == "loop":
+        return f"loop {head or scope.removeprefix('function @')}"
+    return f"blocks from {first_block(data, body_start, body_end)}"
 
 
 def _llvm_split(

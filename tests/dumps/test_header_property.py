@@ -199,10 +199,20 @@ def print_ir(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
 @st.composite
 def pattern_dump(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
     """MLIR's pattern drivers' debug log: `// *** IR Dump After Pattern Application ***`."""
-    words = draw(st.lists(st.from_regex(r"\A[A-Z][a-z]{0,9}\Z"), min_size=1, max_size=3))
-    phase = draw(PHASE)
-    line = f"// *** IR Dump {phase} {' '.join(words)} ***"
-    return line, ("mlir-internal", phase.lower(), " ".join(words), "", "", "")
+    what = draw(st.sampled_from(["Pattern Application", "Successful Folding"]))
+    return f"// *** IR Dump After {what} ***", ("mlir-internal", "after", what, "", "", "")
+
+
+@st.composite
+def mlir_2020(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
+    """MLIR's printer of 2020-2021: `// *** IR Dump After Name[ Failed] ***[ ('op' operation:
+    @sym)]` (the oldest, without `// `, is read as LLVM's form, its language from its body)."""
+    name, phase, op, sym = draw(NAME), draw(PHASE), draw(st.one_of(st.none(), OP)), draw(SYM)
+    failed = draw(st.booleans()) and phase == "After"
+    unit = f" ('{op}' operation: @{sym})" if op else ""
+    line = f"// *** IR Dump {phase} {name}{' Failed' if failed else ''} ***{unit}"
+    phase = "failed" if failed else phase.lower()
+    return line, ("mlir", phase, name, "", "", f"{op} @{sym}" if op else "")
 
 
 HEADERS = st.one_of(
@@ -216,6 +226,7 @@ HEADERS = st.one_of(
     banner(),
     crash(),
     pattern_dump(),
+    mlir_2020(),
     print_ir(),
 )
 

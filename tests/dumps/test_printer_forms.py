@@ -34,6 +34,11 @@ SYM_LATE = b'"func.func"() <{arg_attrs = [' + b", ".join(
     [b"{hacc.arg_type = #hacc.arg_type<workspace>}"] * 16
 )
 SYM_LATE += b'], function_type = () -> (), sym_name = "vadd"}> ({\n  "func.return"() : () -> ()\n}) : () -> ()\n'
+# The generic form before properties (LLVM 17 and older): attributes after the regions.
+SYM_AFTER = (
+    b'"func.func"() ({\n  "func.return"() : () -> ()\n'
+    b'}) {function_type = () -> (), sym_name = "vadd"} : () -> ()\n'
+)
 JSON_TIMING = (
     b'[\n{"wall": {"duration":   0.0014, "percentage":   1.3}, "name": "Parser", "passes": [\n{}]},\n'
     b'{"wall": {"duration":   0.0419, "percentage":  38.6}, "name": "\'func.func\' Pipeline", "passes": [\n'
@@ -87,6 +92,19 @@ TAGGED = (
     b"[greedy-rewriter GreedyPatternRewriteDriver.cpp:185 1] }\n"
     b"[greedy-rewriter:1] \n"
 )
+# `-debug-pass-manager=verbose` indents its lines by nesting: after a loop printout, whose
+# last line is an indented instruction, they are messages all the same.
+LOOP_BODY = b"\n; Preheader:\nentry:\n  br label %loop\n\n; Loop:\nloop:\n  br label %loop\n\n; Exit blocks\nexit:\n  ret i32 %n\n"
+PM_VERBOSE = (
+    b"      Running pass: LoopRotatePass on loop %loop in function sum\n"
+    b"        Running analysis: LoopAccessAnalysis on sum\n  Invalidating analysis: LoopAnalysis on sum\n"
+)
+# A legacy region pass's printout (Polly's): the region's blocks alone, the last line an
+# indented instruction.
+REGION = (
+    b"for.body:                                         ; preds = %entry\n  br label %for.inc\n\n"
+    b"for.inc:                                          ; preds = %for.body\n  br label %exit\n"
+)
 PASS_NUMBERS = (
     b" Running pass 3 InstSimplifyPass on sum\n Running pass 4 VerifierPass on [module]\n"
 )
@@ -129,6 +147,9 @@ FORMS = [
     ("mlir generic op, symbol late on a long line", "mlir",
      b"// -----// IR Dump After CSE (cse) //----- //\n" + SYM_LATE + b"\n\n",
      [("CSE", "cse", "after", "func.func @vadd", "func.func @vadd", "", SYM_LATE)], []),
+    ("mlir generic op, symbol after its regions (LLVM 17 and older)", "mlir",
+     b"// -----// IR Dump After TestFailurePass Failed (test-pass-failure) //----- //\n" + SYM_AFTER + b"\n\n",
+     [("TestFailurePass", "test-pass-failure", "failed", "func.func @vadd", "func.func @vadd", "", SYM_AFTER)], []),
     ("mlir json timing report", "mlir", JSON_TIMING, [],
      [("text", line.decode()) for line in JSON_TIMING.splitlines() if line.strip()]),
     ("mlir remark with source line and caret", "mlir", REMARK, [],
@@ -143,6 +164,13 @@ FORMS = [
      [("text", line.decode()) for line in GREEDY.splitlines() if line.strip()]),
     ("mlir greedy-rewriter debug log, tagged (LLVM 20 on)", "mlir", TAGGED, [],
      [("text", line.decode()) for line in TAGGED.splitlines()]),
+    ("loop printout then -debug-pass-manager=verbose lines", "llvm",
+     b"; *** IR Dump After LICMPass on loop %loop in function sum ***\n" + LOOP_BODY + PM_VERBOSE,
+     [("LICMPass", "LICMPass", "after", "loop %loop in function @sum", "loop %loop in function @sum", "", LOOP_BODY)],
+     [("text", line.decode()) for line in PM_VERBOSE.splitlines()]),
+    ("legacy region pass printout (Polly)", "llvm",
+     b"*** IR Dump After Polly - Simplify (polly-simplify) ***\n" + REGION,
+     [("Polly - Simplify", "polly-simplify", "after", "blocks from %for.body", "blocks from %for.body", "", REGION)], []),
     ("llvm -print-pass-numbers, indented", "llvm", PASS_NUMBERS, [],
      [("text", line.decode()) for line in PASS_NUMBERS.splitlines()]),
     ("bishengir note", "mlir",
@@ -197,3 +225,24 @@ def test_each_form_written_with_windows_line_ends(
     assert got == [(*d[:6], d[6].replace(b"\n", b"\r\n")) for d in dumps]
     assert not any(d.truncated for d in tl.dumps)
     assert [(m.level, m.text) for m in tl.messages] == messages
+
+
+def test_generic_functions_named_after_their_regions_are_told_apart() -> None:
+    """`--mlir-print-op-generic` of LLVM 17 and older, a function pass on two functions: each
+    function's dumps follow its own (the symbol is on the op's last line, the first lines
+    alike), so the second function unchanged by a pass reads so."""
+
+    def dump(name: bytes, arg: bytes, sym: bytes, body: bytes = b"") -> bytes:
+        return (
+            b"// -----// IR Dump After " + name + b" (" + arg + b") //----- //\n"
+            + b'"func.func"() ({\n' + body + b'  "func.return"() : () -> ()\n'
+            + b'}) {function_type = () -> (), sym_name = "' + sym + b'"} : () -> ()\n\n\n'
+        )  # fmt: skip
+
+    const = b'  %0 = "arith.constant"() {value = 0 : i32} : () -> i32\n'
+    tl = _read(
+        dump(b"CSE", b"cse", b"f", const) + dump(b"CSE", b"cse", b"g")
+        + dump(b"Canonicalizer", b"canonicalize", b"f") + dump(b"Canonicalizer", b"canonicalize", b"g")
+    )  # fmt: skip
+    assert [d.scope for d in tl.dumps] == ["func.func @f", "func.func @g"] * 2
+    assert tl.change_states() == ["changed", "changed", "changed", "unchanged"]

@@ -149,10 +149,12 @@ def test_a_table_of_addresses_reaches_its_buffers(captured: dict[str, Any]) -> N
 
 def test_libdevice_calls_run_interpreted(captured: dict[str, Any]) -> None:
     """`libdevice.relu(...)` of a module import and `reciprocal(...)` imported by name;
-    `nextafter`, whose integer constants wrap to their width as the compiled IR's do."""
-    assert len(_passed(captured, "check_libdevice.py::")) == 5
-    runs = [r for k in ("relu_residual", "inverse", "step_toward") for r in _runs(captured, k)]
-    assert len(runs) == 5 and all(_complete(r) for r in runs)
+    `nextafter`, whose integer constants wrap to their width as the compiled IR's do;
+    `tl.extra.ascend.libdevice.isnan`, reached through `tl`, of bf16 values."""
+    assert len(_passed(captured, "check_libdevice.py::")) == 7
+    kernels = ("relu_residual", "inverse", "step_toward", "nan_flags")
+    runs = [r for k in kernels for r in _runs(captured, k)]
+    assert len(runs) == 7 and all(_complete(r) for r in runs)
     assert "out of bounds for int" not in captured["text"]
     assert "Did you forget to add @triton.jit" not in captured["text"]
 

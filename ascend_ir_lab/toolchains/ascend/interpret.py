@@ -5,6 +5,7 @@ afterwards (later real compiles in the same process see it as it was)."""
 from __future__ import annotations
 
 import contextlib
+import sys
 import types
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -159,12 +160,16 @@ def _language_restored() -> Iterator[list[Any]]:
     from ascend_ir_lab.toolchains.ascend.interpret_ops import npu_ops
     from ascend_ir_lab.toolchains.ascend.interpret_reduce import fast_reductions
 
+    extras = _extra_language_modules()
     objects = {
-        id(o): o for o in (tl, tl.core, tl.math, tl.tensor, tl.dtype, tl.core.tensor, tl.core.dtype)
+        id(o): o
+        for o in (tl, tl.core, tl.math, tl.tensor, tl.dtype, tl.core.tensor, tl.core.dtype, *extras)
     }.values()
     saved = [(o, dict(vars(o))) for o in objects]
     made: list[Any] = []
     try:
+        for module in extras:  # reached by attribute (`tl.extra.ascend.libdevice.isnan`)
+            vars(module).update(vars(_builder_given(module)))
         with (
             _jit_calls_interpreted(made),
             _interpreter_fixed(),
@@ -184,6 +189,22 @@ def _language_restored() -> Iterator[list[Any]]:
             for name, value in before.items():
                 if now.get(name, _MISSING) is not value:
                     setattr(obj, name, value)
+
+
+def _extra_language_modules() -> list[Any]:
+    """The language modules loaded beside those the interpreter patches (triton-ascend's
+    `triton.language.extra.ascend.libdevice`, ...), whose builtins it leaves without its
+    builder: a kernel that reaches one through `tl.extra...` fails under plain
+    `TRITON_INTERPRET=1` ("Did you forget to add @triton.jit ?")."""
+    import triton.language as tl
+
+    return [
+        module
+        for name, module in list(sys.modules.items())
+        if name.startswith("triton.language.extra.")
+        and isinstance(module, types.ModuleType)
+        and module not in (tl.core, tl.math)
+    ]
 
 
 @contextlib.contextmanager

@@ -141,6 +141,21 @@ class _Bf16:
 
         return op
 
+    def extern(self, method: Callable[..., Any]) -> Callable[..., Any]:
+        """`create_extern_elementwise` (libdevice's `__hmf_*` calls: `isnan`, `tanh`, ...)
+        computing on the fp32 values of its bf16 operands; a bf16 result rounded once."""
+
+        def call(builder: Any, lib: str, path: str, symbol: str, args: Any, ret: Any,
+                 pure: bool) -> Any:  # fmt: skip
+            pairs = [self.as_fp32(a) for a in args]
+            if not any(w for _, w in pairs):
+                return method(builder, lib, path, symbol, args, ret, pure)
+            wide = self.tl.float32 if _is_bf16(ret) else ret
+            out = method(builder, lib, path, symbol, [a for a, _ in pairs], wide, pure)
+            return self.back(out, False) if _is_bf16(ret) else out
+
+        return call
+
     def cast(self, original: Callable[..., Any]) -> Callable[..., Any]:
         """`cast_impl` reading bf16 as its fp32 values and rounding to bf16 to nearest even."""
         fp32 = self.tl.float32
@@ -172,12 +187,11 @@ def bf16_as_device() -> Iterator[None]:
 
     bf16 = _Bf16()
     builder = interpreter.InterpreterBuilder
-    saved = {
-        name: vars(builder)[name] for name in (*_COMPUTING, "cast_impl") if name in vars(builder)
-    }
+    special = {"cast_impl": bf16.cast, "create_extern_elementwise": bf16.extern}
+    saved = {name: vars(builder)[name] for name in (*_COMPUTING, *special) if name in vars(builder)}
     added = "get_bf16" not in vars(builder)
     for name, method in saved.items():
-        setattr(builder, name, bf16.cast(method) if name == "cast_impl" else bf16.widened(method))
+        setattr(builder, name, special.get(name, bf16.widened)(method))
     if added:
         builder.get_bf16 = lambda _builder, value: bf16.constant(value)
     ops = interpreter.ReduceScanOpIneterface

@@ -64,3 +64,20 @@ def test_step_toward(dtype):
     out = torch.empty_like(x)
     step_toward[(triton.cdiv(n, 128),)](x, y, out, n, BLOCK=128)
     assert torch.equal(out.cpu(), torch.nextafter(x.cpu(), y.cpu()))
+
+
+@triton.jit
+def nan_flags(x_ptr, out_ptr, N: tl.constexpr):
+    idx = tl.arange(0, N)
+    # reached through `tl`, not imported: plain TRITON_INTERPRET=1 has no builder there
+    tl.store(out_ptr + idx, tl.extra.ascend.libdevice.isnan(tl.load(x_ptr + idx)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_nan_flags(dtype):
+    x = make((37,), dtype)
+    x[1] = float("nan")
+    x[5] = float("nan")
+    out = torch.zeros(37, dtype=torch.bool).npu()
+    nan_flags[(1,)](x, out, 37)
+    assert torch.equal(out.cpu(), torch.isnan(x.cpu()))  # bf16: its values, not its bits

@@ -21,7 +21,8 @@ __all__ = ["profiler_module"]
 
 NOTHING_PROFILED = (
     "torch_npu.profiler: nothing profiled (the virtual NPU has no device timeline); "
-    "the block ran, no trace was written"
+    "the block ran, no trace was written (a timing read from one finds none: "
+    "triton.testing.do_bench_npu gives inf)"
 )
 
 

@@ -90,3 +90,43 @@ def test_a_profiled_loop_runs_and_is_said_once(tmp_path: Path) -> None:
     assert all(m and f"[ascend-ir-lab] {m[2]}" in firsts for m in more), "\n".join(err)
     assert len(firsts) + sum(int(m[1]) for m in more if m) == 8, "\n".join(err)
     assert Run(tmp_path / "runs" / "add").status == "ir-complete-no-binary"
+
+
+TUNED = """
+import torch
+import torch_npu
+import triton
+import triton.language as tl
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 64}), triton.Config({"BLOCK": 128})], key=["n"])
+@triton.jit
+def tuned_copy(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+x = torch.rand(1000, device="npu")
+out = torch.empty_like(x)
+tuned_copy[lambda meta: (triton.cdiv(1000, meta["BLOCK"]),)](x, out, 1000)
+torch.testing.assert_close(out, x)
+"""
+
+
+@needs_ascend
+def test_an_autotuned_launch_says_when_its_passes_are_captured(tmp_path: Path) -> None:
+    """Interpreted, the configs are records first; the picked one gets every pass before it
+    runs, and the terminal says so (else a slow interpretation after it seems to hang there)."""
+    (tmp_path / "tuned.py").write_text(TUNED)
+    root = Path(__file__).resolve().parents[2]
+    cmd = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(tmp_path / "runs"), "--",
+           sys.executable, "tuned.py"]  # fmt: skip
+    done = subprocess.run(cmd, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)},
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stderr.splitlines()
+    records = [k for k, t in enumerate(lines) if ": record only: " in t]
+    captured = [k for k, t in enumerate(lines) if ": every pass captured: IR complete" in t]
+    launched = [k for k, t in enumerate(lines) if "launch of tuned_copy" in t]
+    assert len(records) == 2 and len(captured) == 1 and launched, done.stderr
+    assert records[-1] < captured[0] < launched[0]

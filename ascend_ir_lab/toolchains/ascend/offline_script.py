@@ -327,10 +327,11 @@ class _Progress:
         self.notes: Counter[str] = Counter()
 
     def __call__(self, event: str, info: dict[str, Any]) -> None:
-        if event == "done":
+        if event in ("done", "captured"):  # compiled; a record given every pass after
             run = info["run"]
             text = run.manifest.get("status", {}).get("text", "")
-            _say(f"{run.path.name}: {text}")
+            again = "every pass captured: " if event == "captured" else ""
+            _say(f"{run.path.name}: {again}{text}")
         elif event in ("failed", "error"):
             lines = str(info["error"]).splitlines() or [""]
             _say(f"{info.get('kernel', '')}: {type(info['error']).__name__}: {lines[0]}")

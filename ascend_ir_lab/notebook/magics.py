@@ -15,7 +15,7 @@ from typing import Any
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, magics_class
 
-from ascend_ir_lab.errors import InputError, LaunchFailedError
+from ascend_ir_lab.errors import InputError, LaunchFailedError, NoDumpsError
 from ascend_ir_lab.notebook.explorer import RunView
 from ascend_ir_lab.notebook.glue import cell_error, friendly, magic_args, run_nested
 from ascend_ir_lab.notebook.ipython_api import (
@@ -221,8 +221,15 @@ class IRLabMagics(Magics):
     ) -> Any:
         """Add the Runs to the session and return them: one Run's view, or a RunViews of
         every Run the cell made (displayed one after the other). With `show_last` (a failing
-        cell returns nothing) every Run is displayed instead."""
-        views = [self.session.add(RunView.of(run, launches)) for run, launches in runs]
+        cell returns nothing) every Run is displayed instead. A Run that failed before any
+        IR (a kernel triton's frontend refused) has no view: its failure is shown already."""
+        views = []
+        for run, launches in runs:
+            try:
+                view = RunView.of(run, launches)
+            except NoDumpsError:
+                continue
+            views.append(self.session.add(view))
         if show_last:
             for view in views:
                 display(view)

@@ -400,7 +400,7 @@ def test_a_cell_returns_every_run_it_made(shell: InteractiveShell, tmp_path: Pat
 
 
 def test_a_launch_in_a_loop_counts_on_one_line(shell: InteractiveShell, tmp_path: Path) -> None:
-    loop = "for _ in range(4):\n    scale[grid](sx, s1, 1000, 3)\n"
+    loop = "for i in range(4):\n    scale[grid](sx, s1, 1000, 3)\n"
     cell = SEVERAL_KERNELS_CELL.split("h = shift")[0].replace("scale[grid](sx, s1, 1000, 3)\n", "")
     result, io = run_cell(shell, f"%%triton_npu --interpret --runs-dir {tmp_path}\n{cell}{loop}")
     assert result.success, shown(io)

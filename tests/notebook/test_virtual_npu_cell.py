@@ -155,3 +155,31 @@ def test_a_host_tensor_fails_the_cell_as_the_npu_launcher_does(
     assert "y on npu:0 x on cpu" in io.stdout
     # compiled before the launcher refused it, as on the NPU host: its Run is there
     assert [p.name for p in runs_dir.iterdir() if (p / "run.json").is_file() and "axpy" in p.name]
+
+
+REFUSED_TYPE_CELL = """
+import torch, torch_npu, triton, triton.language as tl
+
+@triton.jit
+def nan_mask(x_ptr, out_ptr, N: tl.constexpr):
+    idx = tl.arange(0, N)
+    tl.store(out_ptr + idx, tl.extra.ascend.libdevice.isnan(tl.load(x_ptr + idx)))
+
+x = torch.arange(16, dtype=torch.int32, device="npu")
+out = torch.zeros(16, dtype=torch.bool, device="npu")
+nan_mask[(1,)](x, out, 16)
+after = "reached"
+"""
+
+
+def test_a_kernel_the_frontend_refuses_stops_the_cell_at_its_launch(
+    shell: InteractiveShell, runs_dir: Path
+) -> None:
+    shell.user_ns.pop("after", None)
+    result, io = run_cell(
+        shell, f"%%triton_npu --interpret --runs-dir {runs_dir}\n{REFUSED_TYPE_CELL}"
+    )
+    assert isinstance(result.error_in_exec, LaunchFailedError), shown(io)[-3000:]
+    assert "the cell raised CompilationError" in str(result.error_in_exec)
+    assert "after" not in shell.user_ns  # stopped at the launch, as triton's launch stops it
+    assert "triton's compile raised CompilationError, raised here as on the NPU" in shown(io)

@@ -34,6 +34,7 @@ FILES = [
     "check_libdevice.py",
     "check_device_memory.py",
     "check_host_boundary.py",
+    "check_refused_types.py",
 ]
 
 
@@ -252,3 +253,16 @@ def test_one_name_given_a_pair_takes_the_first_as_compiled() -> None:
     x, out = torch.randn(8), torch.zeros(3, 8)
     interpret_launch(broadcast_rows, (1,), (x, out), {"R": 3, "N": 8})
     assert torch.equal(out, x.expand(3, 8))
+
+
+def test_a_kernel_the_frontend_refuses_raises_from_the_launch(captured: dict[str, Any]) -> None:
+    """`pytest.raises(CompilationError)` around the launch passes, as on an NPU host; the
+    refused compile is a Run of its own, and not a failure of the capture (the script
+    handled it)."""
+    assert len(_passed(captured, "check_refused_types.py::")) == 2
+    runs = _runs(captured, "nan_mask")
+    assert sorted(r.status for r in runs) == ["compile-error", "ir-complete-no-binary"]
+    refused = next(r for r in runs if r.status == "compile-error")
+    assert "CompilationError" in refused.manifest["extra"]["ttir_error"]
+    assert "triton's compile raised CompilationError, raised here as on the NPU" in captured["text"]
+    assert not [f for f in captured["data"]["failures"] if "nan_mask" in f]

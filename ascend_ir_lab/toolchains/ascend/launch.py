@@ -111,6 +111,7 @@ class LaunchCapture(Capture):
         if self.kernels is None or name in self.kernels:
             beside = self._beside(fn, args, kwargs, launch) if not (warmup or refused) else None
             launch.run = self._compile_once(fn, spec, launch, beside)
+            self._raise_as_triton(launch)
         if npu_available():
             launch.launched = not warmup
             launch.note = "warmup: compiled" if warmup else "launched on the NPU"
@@ -125,6 +126,24 @@ class LaunchCapture(Capture):
             return handle
         self._skip(fn, grid, args, kwargs, launch)
         return handle
+
+    def _raise_as_triton(self, launch: Launch) -> None:
+        """A kernel triton's frontend refuses (a CompilationError: a type it does not take,
+        a call it cannot compile) raises from the launch, as triton's own launch does: a
+        script that expects it (`pytest.raises(CompilationError)`) sees it, and one that
+        does not stops there, as on the NPU. The Run stays (its ttir stage failed); the
+        error is the script's to handle, not one more failure of the capture."""
+        raised = getattr(launch.error, "frontend_error", None)
+        if raised is None or npu_available():  # with an NPU, triton's launch raises it
+            return
+        self.errors = [e for e in self.errors if e is not launch.error]
+        launch.interpret_error = None  # run beside the compile: a launch that never was
+        launch.note = (
+            f"launch of {launch.kernel}[{grid_text(launch.grid)}]: triton's compile raised "
+            f"{type(raised).__name__}, raised here as on the NPU"
+        )
+        self._say("launch", {"launch": launch})
+        raise raised
 
     def _beside(
         self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch

@@ -103,4 +103,6 @@ def add_ttir_stage(
         writer.set_extra("triton_binary_step", result.binary_step)
         if not ok:
             writer.set_extra("ttir_error", result.error)
+    # in this process only, for the launch to raise what triton's own launch raises
+    writer.frontend_error = None if ok else result.exception  # type: ignore[attr-defined]
     return result.ttir

@@ -41,6 +41,9 @@ class StageFailedError(CompilerError):
             tail = f"{result.status}: the whole process group was killed\n{tail}"
         super().__init__(result.command, result.returncode, tail, stage=stage)
         self.run = run
+        # the ttir stage's: the exception triton's frontend raised (a CompilationError), in
+        # this process, which a launch raises as triton's own launch does
+        self.frontend_error: BaseException | None = None
         log = stored_log(result.log)
         self.args = (f"{self.args[0]}\n  full log: {log}\n  run: {run.path}",)
 
@@ -122,5 +125,8 @@ def fail_stage(writer: RunWriter, stage: str, check: bool, result: ToolResult | 
         if result is None:
             log = writer.path / record["log"]
             result = ToolResult(record["command"], record["returncode"], record["seconds"], log)
-        raise StageFailedError(result, stage, run)
+        error = StageFailedError(result, stage, run)
+        if stage == "ttir":
+            error.frontend_error = getattr(writer, "frontend_error", None)
+        raise error
     return run

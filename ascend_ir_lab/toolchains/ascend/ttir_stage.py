@@ -45,6 +45,8 @@ class TtirResult:
     error: str | None = None  # triton's exception when no .ttir was produced
     binary_step: str | None = None  # how triton's own binary step ended (needs CANN)
     files: dict[str, Path] = field(default_factory=dict)
+    # that exception itself (its traceback dropped): what triton's launch raises for it
+    exception: BaseException | None = None
 
 
 def run_ttir_stage(
@@ -72,7 +74,7 @@ def run_ttir_stage(
     src = ASTSource(
         kernel, dict(signature), constants=dict(constexprs), attrs=attrs_descriptor(kernel, attrs)
     )
-    error = None
+    error, exception = None, None
     with tempfile.TemporaryDirectory(prefix="ascend-ir-lab-cache-") as cache:
         env = {**STAGE_ENV, "TRITON_CACHE_DIR": cache}
         if not dumps:
@@ -85,11 +87,14 @@ def run_ttir_stage(
                 if _STOP not in str(exc):
                     traceback.print_exc()
                     error = f"{type(exc).__name__}: {exc}"
+                    exception = exc.with_traceback(None)
         seconds = time.perf_counter() - start
         files = _collect(Path(cache), out_dir)
     ttir = next((p for p in files.values() if p.suffix == ".ttir"), None)
     adapter = next((p for p in files.values() if p.suffix in (".ttadapter", ".bcmlir")), None)
-    return TtirResult(ttir, adapter, seconds, error, "skipped: bishengir stage runs it", files)
+    return TtirResult(
+        ttir, adapter, seconds, error, "skipped: bishengir stage runs it", files, exception
+    )
 
 
 def attrs_descriptor(kernel: Any, attrs: Mapping[str, Mapping[str, Any]] | None) -> Any:

@@ -293,26 +293,54 @@ def test_npu_only_op_fails_the_capture_naming_the_op(scripts: Path) -> None:
 
 
 def test_a_failed_compile_sets_the_exit_status(scripts: Path) -> None:
+    """A stage after triton's frontend that fails (triton-adapter-opt's own error on an
+    atomic's result used as an offset) is reported; the script goes on, and the capture
+    exits 1 for it (0 with --keep-going)."""
     (scripts / "bad.py").write_text(
         "import torch, torch_npu, triton, triton.language as tl\n"
-        "@triton.jit\ndef bad(x_ptr, N: tl.constexpr):\n"
-        "    tl.store(x_ptr + tl.arange(0, N), tl.no_such_op(1))\n"
+        "@triton.jit\ndef bad(index_ptr, in_ptr, out_ptr):\n"
+        "    index = tl.atomic_add(index_ptr, 1)\n"
+        "    tl.store(out_ptr, tl.load(in_ptr + index))\n"
         "@triton.jit\ndef fill(x_ptr, N: tl.constexpr):\n"
         "    tl.store(x_ptr + tl.arange(0, N), 1.0)\n"
         "x = torch.zeros(8, device='npu')\n"
-        "bad[(1,)](x, N=8)\nfill[(1,)](x, N=8)\nprint('script went on', x.sum().item())\n"
+        "idx, src = torch.tensor([1], device='npu'), torch.arange(5.0, device='npu')\n"
+        "bad[(1,)](idx, src, torch.zeros(1, device='npu'))\n"
+        "fill[(1,)](x, N=8)\nprint('script went on', x.sum().item())\n"
     )
     base = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(scripts / "runs")]
     failed = subprocess.run([*base, "--", sys.executable, "bad.py"],
                             capture_output=True, text=True, timeout=300, cwd=scripts)  # fmt: skip
     assert failed.returncode == 1 and "script went on 8.0" in failed.stdout
-    assert "failures in the launches" in failed.stderr and "no_such_op" in failed.stderr
+    assert "1 failure in the launches" in failed.stderr
+    assert "stage adapter failed (exit code 1)" in failed.stderr
     assert "(exit 1; with --keep-going, 0 all the same)" in failed.stderr
     assert "/fill: IR complete" in failed.stdout  # the good kernel still has its Run
     kept = subprocess.run([*base, "--keep-going", "--", sys.executable, "bad.py"],
                           capture_output=True, text=True, timeout=300, cwd=scripts)  # fmt: skip
-    assert kept.returncode == 0 and "failures in the launches" in kept.stderr
+    assert kept.returncode == 0 and "1 failure in the launches" in kept.stderr
     assert "(--keep-going: exit 0 all the same)" in kept.stderr
+
+
+def test_a_kernel_the_frontend_refuses_stops_the_script_at_its_launch(scripts: Path) -> None:
+    """As triton's own launch raises its frontend's error on an NPU host (triton 3.2 raises
+    this one as the AttributeError itself)."""
+    (scripts / "refused.py").write_text(
+        "import torch, torch_npu, triton, triton.language as tl\n"
+        "@triton.jit\ndef bad(x_ptr, N: tl.constexpr):\n"
+        "    tl.store(x_ptr + tl.arange(0, N), tl.no_such_op(1))\n"
+        "x = torch.zeros(8, device='npu')\n"
+        "bad[(1,)](x, N=8)\nprint('script went on')\n"
+    )
+    cmd = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(scripts / "runs"), "--",
+           sys.executable, "refused.py"]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=scripts)
+    assert done.returncode == 1 and "script went on" not in done.stdout
+    assert 'File "refused.py", line 6, in <module>' in done.stderr
+    assert "AttributeError: module 'triton.language' has no attribute 'no_such_op'" in done.stderr
+    assert "triton's compile raised AttributeError, raised here as on the NPU" in done.stderr
+    assert "failures in the launches" not in done.stderr  # the script's own error
+    assert "/bad: stage ttir failed" in done.stdout  # its Run is kept
 
 
 @triton.jit
@@ -483,3 +511,17 @@ def test_an_int_out_of_range_is_stored_wrapped_in_an_npu_tensor() -> None:
             host[0] = 2**31  # a host tensor refuses it, as CPU torch does
         with pytest.raises(TypeError):
             x[0] = "a"  # anything else fails as before
+
+
+def test_the_npu_as_default_device() -> None:
+    """`torch.set_default_device("npu")`, as NPU suites write it: constructors without a
+    device make NPU tensors (on the CPU); afterwards the default is the CPU again."""
+    import torch
+
+    with virtual_npu():
+        torch.set_default_device("npu")
+        x = torch.empty(3).fill_(2.0)
+        y = torch.arange(3, dtype=torch.float32) + x
+        assert str(x.device) == "npu:0" and str(y.device) == "npu:0"
+        assert y.cpu().tolist() == [2.0, 3.0, 4.0]
+    assert torch.empty(2).device.type == "cpu"

@@ -109,6 +109,10 @@ def _device_mode(memory: Memory) -> Any:
             kwargs = dict(kwargs or {})
             if func is torch.device:  # `torch.device("npu")` names the NPU, as on its host
                 return func(*args, **kwargs)
+            if "device" not in kwargs and func in _constructors() and _default_is_npu():
+                # `torch.set_default_device("npu")`: torch's own mode, under this one, would
+                # give the constructor the NPU; it is named here, and mapped as any other
+                kwargs["device"] = "npu"
             named = [_named(kwargs["device"])] if "device" in kwargs else []
             named += [_named(a) for a in args[1:]] if args else []
             target = "npu" if "npu" in named else "cpu" if "cpu" in named else None
@@ -125,6 +129,28 @@ def _device_mode(memory: Memory) -> Any:
             return memory.call(func, args, kwargs, target, run)
 
     return CPUForNPU()
+
+
+def _constructors() -> Any:
+    """The functions a default device applies to (torch's own list)."""
+    from torch.utils._device import _device_constructors
+
+    return _device_constructors()
+
+
+def _default_is_npu() -> bool:
+    """Whether `torch.set_default_device` (or `with torch.device(...)`) chose the NPU: the
+    device of torch's DeviceContext on the mode stack (`torch.get_default_device()` would
+    make a tensor on it to read its index)."""
+    import torch
+    from torch.overrides import _get_current_function_mode_stack
+    from torch.utils._device import DeviceContext
+
+    modes = [m for m in _get_current_function_mode_stack() if isinstance(m, DeviceContext)]
+    held = getattr(getattr(torch, "_GLOBAL_DEVICE_CONTEXT", None), "device_context", None)
+    context = modes[-1] if modes else held
+    device = getattr(context, "device", None)
+    return getattr(device, "type", None) == "npu"
 
 
 _CPU_LACKS = re.compile(r"not implemented for '(Bool|Half|BFloat16|Char|Short|Int|Long)'")
@@ -293,4 +319,19 @@ def virtual_npu(target: str = "Ascend910B3") -> Iterator[Any]:
         stack.enter_context(driver_answering(target, device))
         memory = stack.enter_context(Memory().entered())
         stack.enter_context(_device_mode(memory))
+        stack.enter_context(_default_device_kept())
         yield device
+
+
+@contextlib.contextmanager
+def _default_device_kept() -> Iterator[None]:
+    """`torch.set_default_device("npu")` in the block is undone after it (no NPU backend
+    stays to make its tensors); another default device the block set stays."""
+    import torch
+
+    before = _default_is_npu()
+    try:
+        yield
+    finally:
+        if _default_is_npu() and not before:
+            torch.set_default_device(None)

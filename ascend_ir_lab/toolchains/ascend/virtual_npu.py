@@ -146,7 +146,7 @@ def _default_is_npu() -> bool:
     from torch.overrides import _get_current_function_mode_stack
     from torch.utils._device import DeviceContext
 
-    modes = [m for m in _get_current_function_mode_stack() if isinstance(m, DeviceContext)]
+    modes = [m for m in _get_current_function_mode_stack() if isinstance(m, DeviceContext)]  # type: ignore[no-untyped-call]  # unannotated in torch
     held = getattr(getattr(torch, "_GLOBAL_DEVICE_CONTEXT", None), "device_context", None)
     context = modes[-1] if modes else held
     device = getattr(context, "device", None)

@@ -462,6 +462,24 @@ def make_tool_logs(manifest):
     )
     manifest.add(log, f"{command} > {log.name} 2>&1", "bishengir-opt", f"rc={rc}")
 
+    log = fresh("vadd.bishengir-opt.stdout.log")
+    rc, command = run_tool(
+        "bishengir-opt",
+        [
+            "vadd.ttadapter",
+            "--pass-pipeline=builtin.module(cse,func.func(canonicalize))",
+            "--mlir-print-ir-after-all",
+            "--mlir-disable-threading",
+        ],
+        log,
+    )
+    manifest.add(
+        log,
+        f"{command} > {log.name} 2>&1",
+        "bishengir-opt",
+        f"rc={rc}; no -o: the result follows the last dump (a function's, one blank line after it)",
+    )
+
 
 def check_kernels(manifest):
     """Run bishengir-compile (no dumps) on every kernel and record how it ends."""

@@ -152,18 +152,23 @@ def _add_dump(out: LogIndex, data: bytes, dump: Dump, next_start: int, at_end: b
 
 
 def _output_after(data: bytes, dump: Dump) -> Dump:
-    """The log's last MLIR Dump without the tool's own output after it: MLIR ends each
-    Dump's IR with two blank lines, and what follows (the result printed to stdout, which
-    a file or pipe flushes at exit, with `--split-input-file` each chunk's and its
-    `// -----`) is no IR of the Dump's. One search of that one body."""
-    for ends in (b"\n\n\n", b"\r\n\r\n\r\n"):
-        k = data.find(ends, dump.body_start, dump.body_end)
-        if k >= 0:
-            text = blank_run_end(data, k + len(ends), dump.body_end)
-            if text < dump.body_end:
-                body_end = k + len(ends) // 3
-                return replace(dump, body_end=body_end, end=text, truncated=False)
+    """The log's last MLIR Dump without the tool's own output after it: MLIR ends a
+    module's IR with two blank lines, an op's inside it (a function pass's Dump) with one,
+    and what follows (the result printed to stdout, which a file or pipe flushes at exit,
+    with `--split-input-file` each chunk's and its `// -----`) is no IR of the Dump's.
+    One search of that one body."""
+    m = _IR_DONE.search(data, dump.body_start, dump.body_end)
+    if m is not None:
+        body_end = m.start() + 1
+        text = blank_run_end(data, body_end, dump.body_end)
+        if text < dump.body_end:
+            return replace(dump, body_end=body_end, end=text, truncated=False)
     return dump
+
+
+# Where the one op a Dump prints is done: two blank lines, or one before a column-0 line
+# that is no resource blob's `{-#` (the IR of one op holds no other blank line at column 0).
+_IR_DONE = re.compile(rb"\n\r?\n(?:\r?\n|(?=[^\s{]))")
 
 
 def _plain_dump(

@@ -74,6 +74,18 @@ def test_failed_pass_dumps_are_flagged_and_diagnostics_kept() -> None:
     assert any(m.text.startswith("[NOTE] Ub overflow detected") for m in tl.messages)
 
 
+def test_result_printed_after_a_function_passs_last_dump_is_no_ir_of_it() -> None:
+    """bishengir-opt with no `-o`: the result (a module) follows the last Dump, a function
+    pass's, after one blank line (a module's Dump ends with two)."""
+    tl = read_log(ASCEND / "vadd.bishengir-opt.stdout.log")
+    last = tl.dumps[-1]
+    assert (last.arg, last.holds) == ("canonicalize", "func.func @vadd")
+    assert tl.text(last).startswith("func.func @vadd(") and tl.text(last).endswith("\n}\n")
+    assert "module {" not in tl.text(last)
+    after = [m.text for m in tl.messages if m.after == last.index]
+    assert after[0] == "module {" and after[-1] == "}"
+
+
 def test_before_only_triton_log_and_traceback_is_kept_as_messages() -> None:
     tl = read_log(ASCEND / "vadd.ttir-passes.log")
     assert {d.phase for d in tl.dumps} == {"before"}

@@ -467,7 +467,7 @@ def make_tool_logs(manifest):
         "bishengir-opt",
         [
             "vadd.ttadapter",
-            "--pass-pipeline=builtin.module(cse,func.func(canonicalize))",
+            "--pass-pipeline=builtin.module(cse,func.func(cse,canonicalize))",
             "--mlir-print-ir-after-all",
             "--mlir-disable-threading",
         ],

@@ -7,6 +7,7 @@ same passes again and again), so each distinct header line is parsed once.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from ascend_ir_lab.dumps.asm import asm_end
 from ascend_ir_lab.dumps.body import (
@@ -24,6 +25,7 @@ from ascend_ir_lab.dumps.body import (
     split_region,
     symbol_after_regions,
 )
+from ascend_ir_lab.dumps.compiles import compile_starts
 from ascend_ir_lab.dumps.headers import Header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
 from ascend_ir_lab.dumps.scan import find_headers, stage_dumps
@@ -72,7 +74,34 @@ LONE_CR = "a header line ends in a carriage return alone"
 
 def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> LogIndex:
     """Index `data` (bytes or mmap) into Dumps and Messages; lossless by construction."""
-    return index_part(data, 0, len(data), stage=stage, log_id=log_id, first_index=first_index)
+    out = index_part(data, 0, len(data), stage=stage, log_id=log_id, first_index=first_index)
+    end_compiles(data, out)
+    return out
+
+
+def end_compiles(data: bytes, out: LogIndex) -> None:
+    """A log of several compiles (`compiles.compile_starts`: a log appended to): each
+    compile's last MLIR Dump without the tool's output after it, as the log's last is
+    read (`_output_after`); that output is the compile's text. One search per compile."""
+    starts = compile_starts(out.dumps)
+    if not starts:
+        return
+    base = out.dumps[0].index
+    for start in starts:
+        dump = out.dumps[start - base - 1]
+        if dump.family != "mlir":
+            continue
+        cut = _output_after(data, dump)
+        if cut is dump:
+            continue
+        out.dumps[dump.index - base] = cut
+        k = next(i for i, s in enumerate(out.segments) if s.kind == "dump" and s.dump == cut.index)
+        out.segments[k] = Segment("dump", cut.start, cut.end, cut.index)
+        text = LogIndex()
+        _add_text(text, data, cut.end, dump.end, cut.stage, cut.log_id, cut.index)
+        out.segments[k + 1 : k + 1] = text.segments
+        m = bisect_left([m.start for m in out.messages], cut.end)
+        out.messages[m:m] = text.messages
 
 
 def index_part(

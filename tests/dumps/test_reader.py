@@ -86,6 +86,20 @@ def test_result_printed_after_a_function_passs_last_dump_is_no_ir_of_it() -> Non
     assert after[0] == "module {" and after[-1] == "}"
 
 
+def test_result_printed_between_two_compiles_of_one_log_is_no_ir(tmp_path: Path) -> None:
+    """The same log appended twice (`>>`): the first compile's result, printed after its last
+    Dump, is text of that compile, as the log's last is; each last Dump holds its function."""
+    data = fixture_bytes(ASCEND / "vadd.bishengir-opt.stdout.log")
+    (tmp_path / "twice.log").write_bytes(data + data)
+    tl = read_log(tmp_path / "twice.log")
+    assert tl.logs[0].compiles == [3]
+    once = read_log(ASCEND / "vadd.bishengir-opt.stdout.log")
+    assert [tl.text(d) for d in tl.dumps] == [once.text(d) for d in once.dumps] * 2
+    assert tl.change_states() == once.change_states() * 2
+    assert [m.text for m in tl.messages] == [m.text for m in once.messages] * 2
+    assert [m.after for m in tl.messages if m.text == "module {"] == [2, 5]
+
+
 def test_before_only_triton_log_and_traceback_is_kept_as_messages() -> None:
     tl = read_log(ASCEND / "vadd.ttir-passes.log")
     assert {d.phase for d in tl.dumps} == {"before"}

@@ -139,7 +139,7 @@ def index_part(
             _add_banner(out, data, start, body_start, header, stage, log_id, index - 1)
             _add_text(out, data, body_start, next_start, stage, log_id, index - 1)
         else:
-            if last and hi == len(data) and dump.family == "mlir":
+            if dump.family == "mlir" and ((last and hi == len(data)) or _output_may_follow(data, dump)):
                 dump = _output_after(data, dump)
             _add_dump(out, data, dump, next_start, last and hi == len(data))
             index += 1
@@ -188,16 +188,30 @@ def _output_after(data: bytes, dump: Dump) -> Dump:
     One search of that one body."""
     m = _IR_DONE.search(data, dump.body_start, dump.body_end)
     if m is not None:
-        body_end = m.start() + 1
+        body_end = m.end(m.lastgroup or "a")
         text = blank_run_end(data, body_end, dump.body_end)
         if text < dump.body_end:
             return replace(dump, body_end=body_end, end=text, truncated=False)
     return dump
 
 
-# Where the one op a Dump prints is done: two blank lines, or one before a column-0 line
-# that is no resource blob's `{-#` (the IR of one op holds no other blank line at column 0).
-_IR_DONE = re.compile(rb"\n\r?\n(?:\r?\n|(?=[^\s{]))")
+def _output_may_follow(data: bytes, dump: Dump) -> bool:
+    """Whether a Dump's region may hold the tool's output after its IR (stdout flushed in
+    blocks between Dumps, `--split-input-file` with no `-o`), from its last bytes alone: IR
+    read as cut short (a header glued to that output), no blank line after it (MLIR prints
+    one, a module two), or a function's IR that ends as a module does (its last op is its
+    terminator, never a `  }`)."""
+    if dump.truncated or dump.end == dump.body_end:
+        return True
+    if dump.holds == "builtin.module":
+        return dump.end - dump.body_end < 2 or data[dump.end - 2 : dump.end] == b"\r\n"
+    return data[dump.body_end - 7 : dump.body_end] == b"\n  }\n}\n"
+
+
+# Where the one op a Dump prints is done: two blank lines; one before a column-0 line that
+# is no resource blob's `{-#` (the IR of one op holds no other blank line at column 0); or
+# after the column-0 line that closes the op, one before any line (output cut mid-line).
+_IR_DONE = re.compile(rb"(?P<a>\n)\r?\n(?:\r?\n|(?=[^\s{]))|\n\}[^\n]*(?P<b>\n)(?=\r?\n[^\r\n{])")
 
 
 def _plain_dump(

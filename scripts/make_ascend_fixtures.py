@@ -482,8 +482,12 @@ def make_tool_logs(manifest):
 
     # four chunks, no -o: stdout (results) flushed in blocks between the dumps on stderr
     chunks = scratch / "split4.mlir"
-    chunks.write_text("".join((OUT / f"{k}.ttadapter").read_text() + "// -----\n"
-                              for k in ("vadd", "softmax", "vadd", "softmax")))
+    chunks.write_text(
+        "".join(
+            (OUT / f"{k}.ttadapter").read_text() + "// -----\n"
+            for k in ("vadd", "softmax", "vadd", "softmax")
+        )
+    )
     log = fresh("split4.bishengir-opt.stdout.log")
     rc, command = run_tool(
         "bishengir-opt",

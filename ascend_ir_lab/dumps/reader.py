@@ -139,7 +139,10 @@ def index_part(
             _add_banner(out, data, start, body_start, header, stage, log_id, index - 1)
             _add_text(out, data, body_start, next_start, stage, log_id, index - 1)
         else:
-            if dump.family == "mlir" and ((last and hi == len(data)) or _output_may_follow(data, dump)):
+            # the tool's output after the IR (its result on stdout) is no IR of the Dump
+            if dump.family == "mlir" and (
+                (last and hi == len(data)) or _output_may_follow(data, dump)
+            ):
                 dump = _output_after(data, dump)
             _add_dump(out, data, dump, next_start, last and hi == len(data))
             index += 1

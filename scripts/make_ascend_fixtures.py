@@ -462,6 +462,52 @@ def make_tool_logs(manifest):
     )
     manifest.add(log, f"{command} > {log.name} 2>&1", "bishengir-opt", f"rc={rc}")
 
+    log = fresh("vadd.bishengir-opt.stdout.log")
+    rc, command = run_tool(
+        "bishengir-opt",
+        [
+            "vadd.ttadapter",
+            "--pass-pipeline=builtin.module(cse,func.func(cse,canonicalize))",
+            "--mlir-print-ir-after-all",
+            "--mlir-disable-threading",
+        ],
+        log,
+    )
+    manifest.add(
+        log,
+        f"{command} > {log.name} 2>&1",
+        "bishengir-opt",
+        f"rc={rc}; no -o: the result follows the last dump (a function's, one blank line after it)",
+    )
+
+    # four chunks, no -o: stdout (results) flushed in blocks between the dumps on stderr
+    chunks = scratch / "split4.mlir"
+    chunks.write_text(
+        "".join(
+            (OUT / f"{k}.ttadapter").read_text() + "// -----\n"
+            for k in ("vadd", "softmax", "vadd", "softmax")
+        )
+    )
+    log = fresh("split4.bishengir-opt.stdout.log")
+    rc, command = run_tool(
+        "bishengir-opt",
+        [
+            chunks,
+            "--split-input-file",
+            "--pass-pipeline=builtin.module(func.func(canonicalize))",
+            "--mlir-print-ir-after-all",
+            "--mlir-disable-threading",
+        ],
+        log,
+    )
+    manifest.add(
+        log,
+        f"{command} > {log.name} 2>&1",
+        "bishengir-opt",
+        f"rc={rc}; {chunks.name} = vadd, softmax, vadd, softmax .ttadapter, each followed by "
+        "`// -----`; no -o: the results, flushed in 4 KiB blocks, glued to dump headers",
+    )
+
 
 def check_kernels(manifest):
     """Run bishengir-compile (no dumps) on every kernel and record how it ends."""

@@ -18,7 +18,7 @@ from typing import Any
 from ascend_ir_lab import forked
 from ascend_ir_lab.dumps.headers import parse_header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
-from ascend_ir_lab.dumps.reader import LogIndex, index_part
+from ascend_ir_lab.dumps.reader import LogIndex, end_compiles, index_part
 from ascend_ir_lab.dumps.scan import CANDIDATE_LINE
 from ascend_ir_lab.forked import Pending
 
@@ -57,6 +57,7 @@ def index_in_parts(
     finally:
         for _, _, pending in children:
             pending.cancel()
+    end_compiles(data, out)
     return out
 
 

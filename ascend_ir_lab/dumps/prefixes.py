@@ -124,6 +124,8 @@ def line_prefixes(data: bytes, leads: list[tuple[int, int]]) -> list[bytes]:
         lead = bytes(data[line_start:header_start]).removeprefix(_BOM)
         if b"\r" in lead or not lead.strip():
             continue  # progress text overwritten in place, or only blanks: no prefix
+        if lead[:1] in b" \t" and _STAMP.match(lead) is None:
+            continue  # an indented line cut short (stdout flushed before a header): no prefix
         pattern = prefix_pattern(lead)
         if pattern in found or pattern in rejected:
             continue

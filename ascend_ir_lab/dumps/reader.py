@@ -7,6 +7,7 @@ same passes again and again), so each distinct header line is parsed once.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from ascend_ir_lab.dumps.asm import asm_end
 from ascend_ir_lab.dumps.body import (
@@ -24,6 +25,7 @@ from ascend_ir_lab.dumps.body import (
     split_region,
     symbol_after_regions,
 )
+from ascend_ir_lab.dumps.compiles import compile_starts
 from ascend_ir_lab.dumps.headers import Header
 from ascend_ir_lab.dumps.model import Dump, Message, Segment
 from ascend_ir_lab.dumps.scan import find_headers, stage_dumps
@@ -72,7 +74,34 @@ LONE_CR = "a header line ends in a carriage return alone"
 
 def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> LogIndex:
     """Index `data` (bytes or mmap) into Dumps and Messages; lossless by construction."""
-    return index_part(data, 0, len(data), stage=stage, log_id=log_id, first_index=first_index)
+    out = index_part(data, 0, len(data), stage=stage, log_id=log_id, first_index=first_index)
+    end_compiles(data, out)
+    return out
+
+
+def end_compiles(data: bytes, out: LogIndex) -> None:
+    """A log of several compiles (`compiles.compile_starts`: a log appended to): each
+    compile's last MLIR Dump without the tool's output after it, as the log's last is
+    read (`_output_after`); that output is the compile's text. One search per compile."""
+    starts = compile_starts(out.dumps)
+    if not starts:
+        return
+    base = out.dumps[0].index
+    for start in starts:
+        dump = out.dumps[start - base - 1]
+        if dump.family != "mlir":
+            continue
+        cut = _output_after(data, dump)
+        if cut is dump:
+            continue
+        out.dumps[dump.index - base] = cut
+        k = next(i for i, s in enumerate(out.segments) if s.kind == "dump" and s.dump == cut.index)
+        out.segments[k] = Segment("dump", cut.start, cut.end, cut.index)
+        text = LogIndex()
+        _add_text(text, data, cut.end, dump.end, cut.stage, cut.log_id, cut.index)
+        out.segments[k + 1 : k + 1] = text.segments
+        m = bisect_left([m.start for m in out.messages], cut.end)
+        out.messages[m:m] = text.messages
 
 
 def index_part(
@@ -110,7 +139,10 @@ def index_part(
             _add_banner(out, data, start, body_start, header, stage, log_id, index - 1)
             _add_text(out, data, body_start, next_start, stage, log_id, index - 1)
         else:
-            if last and hi == len(data) and dump.family == "mlir":
+            # the tool's output after the IR (its result on stdout) is no IR of the Dump
+            if dump.family == "mlir" and (
+                (last and hi == len(data)) or _output_may_follow(data, dump)
+            ):
                 dump = _output_after(data, dump)
             _add_dump(out, data, dump, next_start, last and hi == len(data))
             index += 1
@@ -152,18 +184,37 @@ def _add_dump(out: LogIndex, data: bytes, dump: Dump, next_start: int, at_end: b
 
 
 def _output_after(data: bytes, dump: Dump) -> Dump:
-    """The log's last MLIR Dump without the tool's own output after it: MLIR ends each
-    Dump's IR with two blank lines, and what follows (the result printed to stdout, which
-    a file or pipe flushes at exit, with `--split-input-file` each chunk's and its
-    `// -----`) is no IR of the Dump's. One search of that one body."""
-    for ends in (b"\n\n\n", b"\r\n\r\n\r\n"):
-        k = data.find(ends, dump.body_start, dump.body_end)
-        if k >= 0:
-            text = blank_run_end(data, k + len(ends), dump.body_end)
-            if text < dump.body_end:
-                body_end = k + len(ends) // 3
-                return replace(dump, body_end=body_end, end=text, truncated=False)
+    """The log's last MLIR Dump without the tool's own output after it: MLIR ends a
+    module's IR with two blank lines, an op's inside it (a function pass's Dump) with one,
+    and what follows (the result printed to stdout, which a file or pipe flushes at exit,
+    with `--split-input-file` each chunk's and its `// -----`) is no IR of the Dump's.
+    One search of that one body."""
+    m = _IR_DONE.search(data, dump.body_start, dump.body_end)
+    if m is not None:
+        body_end = m.end(m.lastgroup or "a")
+        text = blank_run_end(data, body_end, dump.body_end)
+        if text < dump.body_end:
+            return replace(dump, body_end=body_end, end=text, truncated=False)
     return dump
+
+
+def _output_may_follow(data: bytes, dump: Dump) -> bool:
+    """Whether a Dump's region may hold the tool's output after its IR (stdout flushed in
+    blocks between Dumps, `--split-input-file` with no `-o`), from its last bytes alone: IR
+    read as cut short (a header glued to that output), no blank line after it (MLIR prints
+    one, a module two), or a function's IR that ends as a module does (its last op is its
+    terminator, never a `  }`)."""
+    if dump.truncated or dump.end == dump.body_end:
+        return True
+    if dump.holds == "builtin.module":
+        return dump.end - dump.body_end < 2 or data[dump.end - 2 : dump.end] == b"\r\n"
+    return data[dump.body_end - 7 : dump.body_end] == b"\n  }\n}\n"
+
+
+# Where the one op a Dump prints is done: two blank lines; one before a column-0 line that
+# is no resource blob's `{-#` (the IR of one op holds no other blank line at column 0); or
+# after the column-0 line that closes the op, one before any line (output cut mid-line).
+_IR_DONE = re.compile(rb"(?P<a>\n)\r?\n(?:\r?\n|(?=[^\s{]))|\n\}[^\n]*(?P<b>\n)(?=\r?\n[^\r\n{])")
 
 
 def _plain_dump(

@@ -89,6 +89,7 @@ def split_llvm(data: bytes) -> tuple[list[bytes], list[bytes]]:
 
 
 _MLIR_HEADER = re.compile(rb"^// -----// [^\n]*IR Dump[^\n]*$", re.M)
+_MLIR_DONE = re.compile(rb"\n\n(?:\n|(?=[^\s{]))")
 
 
 def split_mlir(data: bytes) -> tuple[list[bytes], list[bytes]]:
@@ -101,7 +102,9 @@ def split_mlir(data: bytes) -> tuple[list[bytes], list[bytes]]:
     for k, m in enumerate(heads):
         end = heads[k + 1].start() if k + 1 < len(heads) else len(data)
         region = data[m.end() + 1 : end]
-        cut = region.find(b"\n\n\n") + 1
+        # a module's IR ends in two blank lines, a function's in one before the next output
+        done = _MLIR_DONE.search(region)
+        cut = done.start() + 1 if done else 0
         if not cut:  # the trailing newlines came after other output: the op's `}` ends it
             brace = region.rfind(b"\n}\n")
             cut = brace + 3 if brace >= 0 else len(region)

@@ -11,7 +11,8 @@ from ascend_ir_lab.dumps import open_timeline, read_log
 from ascend_ir_lab.errors import InputError, NoDumpsError
 from tests.conftest import ASCEND, fixture_bytes, real_logs
 
-HEADER_LINE = re.compile(rb"^(?:// -----// .*IR Dump|; \*\*\* IR Dump|(?:# )?\*\*\* IR Dump)", re.M)
+# (an MLIR header glued to output before it on its line, stdout flushed in blocks, too)
+HEADER_LINE = re.compile(rb"// -----// .*IR Dump|^(?:; \*\*\* IR Dump|(?:# )?\*\*\* IR Dump)", re.M)
 # LLVM's -print-changed banners name a pass that printed no IR: they are messages, not Dumps.
 BANNER_LINE = re.compile(
     rb"^\*\*\* IR Dump After .* (?:omitted because no change|filtered out) \*\*\*$", re.M
@@ -72,6 +73,47 @@ def test_failed_pass_dumps_are_flagged_and_diagnostics_kept() -> None:
     assert [d.arg for d in failed] == ["hivm-plan-memory"] * 3
     assert any("ub overflow" in m.text and m.level == "error" for m in tl.messages)
     assert any(m.text.startswith("[NOTE] Ub overflow detected") for m in tl.messages)
+
+
+def test_result_printed_after_a_function_passs_last_dump_is_no_ir_of_it() -> None:
+    """bishengir-opt with no `-o`: the result (a module) follows the last Dump, a function
+    pass's, after one blank line (a module's Dump ends with two)."""
+    tl = read_log(ASCEND / "vadd.bishengir-opt.stdout.log")
+    last = tl.dumps[-1]
+    assert (last.arg, last.holds) == ("canonicalize", "func.func @vadd")
+    assert tl.text(last).startswith("func.func @vadd(") and tl.text(last).endswith("\n}\n")
+    assert "module {" not in tl.text(last)
+    after = [m.text for m in tl.messages if m.after == last.index]
+    assert after[0] == "module {" and after[-1] == "}"
+
+
+def test_result_printed_between_two_compiles_of_one_log_is_no_ir(tmp_path: Path) -> None:
+    """The same log appended twice (`>>`): the first compile's result, printed after its last
+    Dump, is text of that compile, as the log's last is; each last Dump holds its function."""
+    data = fixture_bytes(ASCEND / "vadd.bishengir-opt.stdout.log")
+    (tmp_path / "twice.log").write_bytes(data + data)
+    tl = read_log(tmp_path / "twice.log")
+    assert tl.logs[0].compiles == [3]
+    once = read_log(ASCEND / "vadd.bishengir-opt.stdout.log")
+    assert [tl.text(d) for d in tl.dumps] == [once.text(d) for d in once.dumps] * 2
+    assert tl.change_states() == once.change_states() * 2
+    assert [m.text for m in tl.messages] == [m.text for m in once.messages] * 2
+    assert [m.after for m in tl.messages if m.text == "module {"] == [2, 5]
+
+
+def test_results_flushed_between_dumps_are_no_ir_and_no_line_prefix() -> None:
+    """`--split-input-file` with no `-o`: stdout (each chunk's result) is flushed in blocks
+    between the Dumps on stderr, a block's last line cut short and glued to a header. That
+    indented cut line is no prefix the log's lines carry, and each Dump is its function."""
+    tl = read_log(ASCEND / "split4.bishengir-opt.stdout.log")
+    assert tl.warnings == []
+    assert [d.holds for d in tl.dumps] == ["func.func @vadd", "func.func @softmax"] * 2
+    assert not any(d.truncated for d in tl.dumps)
+    texts = [tl.text(d) for d in tl.dumps]
+    assert all(t.startswith("func.func @") and t.endswith("\n}\n") for t in texts)
+    assert all("module {" not in t and "// -----" not in t for t in texts)
+    assert texts[0] == texts[2] and texts[1] == texts[3]  # the same kernels, read the same
+    assert sum(m.text == "// -----" for m in tl.messages) == 4
 
 
 def test_before_only_triton_log_and_traceback_is_kept_as_messages() -> None:

@@ -16,6 +16,7 @@ results can be checked. Everything patched comes back on exit, also after an exc
 from __future__ import annotations
 
 import contextlib
+import copy
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -54,6 +55,20 @@ __all__ = ["Launch", "LaunchCapture", "intercept_launches", "npu_available"]
 class StillRunning(Exception):
     """The place of a compile still finishing in the background among a capture's compiles
     (replaced by its Run, in the same place, once it has finished)."""
+
+
+def _fresh(error: BaseException) -> BaseException:
+    """A copy of the kept `error` to raise: the traceback a raise gives it (the script's
+    frames, and with them the launch's tensors) is the copy's, dropped with it, not kept by
+    the capture with the original for the next launch of the same kernel."""
+    try:
+        fresh = copy.copy(error)
+    except Exception:  # noqa: BLE001 - an exception that cannot be copied is raised as it is
+        return error
+    if type(fresh) is not type(error):
+        return error
+    fresh.__cause__, fresh.__suppress_context__ = error.__cause__, True
+    return fresh
 
 
 @dataclass
@@ -143,7 +158,7 @@ class LaunchCapture(Capture):
             f"{type(raised).__name__}, raised here as on the NPU"
         )
         self._say("launch", {"launch": launch})
-        raise raised
+        raise _fresh(kept_error(raised))
 
     def _beside(
         self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], launch: Launch

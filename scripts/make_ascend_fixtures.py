@@ -462,22 +462,17 @@ def make_tool_logs(manifest):
     )
     manifest.add(log, f"{command} > {log.name} 2>&1", "bishengir-opt", f"rc={rc}")
 
-    log = fresh("vadd.bishengir-opt.stdout.log")
-    rc, command = run_tool(
-        "bishengir-opt",
-        [
-            "vadd.ttadapter",
-            "--pass-pipeline=builtin.module(cse,func.func(cse,canonicalize))",
-            "--mlir-print-ir-after-all",
-            "--mlir-disable-threading",
-        ],
-        log,
-    )
-    manifest.add(
-        log,
-        f"{command} > {log.name} 2>&1",
-        "bishengir-opt",
-        f"rc={rc}; no -o: the result follows the last dump (a function's, one blank line after it)",
+    def printed_to_stdout(name: str, args: list[str | Path], note: str) -> None:
+        """bishengir-opt with every pass printed and no -o: its result goes to stdout."""
+        log = fresh(name)
+        flags = ["--mlir-print-ir-after-all", "--mlir-disable-threading"]
+        rc, command = run_tool("bishengir-opt", [*args, *flags], log)
+        manifest.add(log, f"{command} > {log.name} 2>&1", "bishengir-opt", f"rc={rc}; {note}")
+
+    printed_to_stdout(
+        "vadd.bishengir-opt.stdout.log",
+        ["vadd.ttadapter", "--pass-pipeline=builtin.module(cse,func.func(cse,canonicalize))"],
+        "no -o: the result follows the last dump (a function's, one blank line after it)",
     )
 
     # four chunks, no -o: stdout (results) flushed in blocks between the dumps on stderr
@@ -488,23 +483,10 @@ def make_tool_logs(manifest):
             for k in ("vadd", "softmax", "vadd", "softmax")
         )
     )
-    log = fresh("split4.bishengir-opt.stdout.log")
-    rc, command = run_tool(
-        "bishengir-opt",
-        [
-            chunks,
-            "--split-input-file",
-            "--pass-pipeline=builtin.module(func.func(canonicalize))",
-            "--mlir-print-ir-after-all",
-            "--mlir-disable-threading",
-        ],
-        log,
-    )
-    manifest.add(
-        log,
-        f"{command} > {log.name} 2>&1",
-        "bishengir-opt",
-        f"rc={rc}; {chunks.name} = vadd, softmax, vadd, softmax .ttadapter, each followed by "
+    printed_to_stdout(
+        "split4.bishengir-opt.stdout.log",
+        [chunks, "--split-input-file", "--pass-pipeline=builtin.module(func.func(canonicalize))"],
+        f"{chunks.name} = vadd, softmax, vadd, softmax .ttadapter, each followed by "
         "`// -----`; no -o: the results, flushed in 4 KiB blocks, glued to dump headers",
     )
 

@@ -82,12 +82,15 @@ def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> 
 def end_compiles(data: bytes, out: LogIndex) -> None:
     """A log of several compiles (`compiles.compile_starts`: a log appended to): each
     compile's last MLIR Dump without the tool's output after it, as the log's last is
-    read (`_output_after`); that output is the compile's text. One search per compile."""
+    read (`_output_after`); that output is the compile's text. One search per compile;
+    the compiles are taken from the last, so the places found before each cut hold."""
     starts = compile_starts(out.dumps)
     if not starts:
         return
     base = out.dumps[0].index
-    for start in starts:
+    where = {s.dump: k for k, s in enumerate(out.segments) if s.kind == "dump"}
+    message_starts = [m.start for m in out.messages]
+    for start in reversed(starts):
         dump = out.dumps[start - base - 1]
         if dump.family != "mlir":
             continue
@@ -95,12 +98,12 @@ def end_compiles(data: bytes, out: LogIndex) -> None:
         if cut is dump:
             continue
         out.dumps[dump.index - base] = cut
-        k = next(i for i, s in enumerate(out.segments) if s.kind == "dump" and s.dump == cut.index)
+        k = where[cut.index]
         out.segments[k] = Segment("dump", cut.start, cut.end, cut.index)
         text = LogIndex()
         _add_text(text, data, cut.end, dump.end, cut.stage, cut.log_id, cut.index)
         out.segments[k + 1 : k + 1] = text.segments
-        m = bisect_left([m.start for m in out.messages], cut.end)
+        m = bisect_left(message_starts, cut.end)
         out.messages[m:m] = text.messages
 
 

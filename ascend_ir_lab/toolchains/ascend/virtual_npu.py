@@ -96,6 +96,9 @@ def _named(value: Any) -> str | None:
 
 def _device_mode(memory: Memory) -> Any:
     from torch.overrides import TorchFunctionMode
+    from torch.utils._device import _device_constructors
+
+    constructors = _device_constructors()  # what a default device applies to (torch's list)
 
     class CPUForNPU(TorchFunctionMode):
         """Every `device` that names the NPU becomes the CPU; the tensors made for the NPU
@@ -109,7 +112,7 @@ def _device_mode(memory: Memory) -> Any:
             kwargs = dict(kwargs or {})
             if func is torch.device:  # `torch.device("npu")` names the NPU, as on its host
                 return func(*args, **kwargs)
-            if "device" not in kwargs and func in _constructors() and _default_is_npu():
+            if "device" not in kwargs and func in constructors and _default_is_npu():
                 # `torch.set_default_device("npu")`: torch's own mode, under this one, would
                 # give the constructor the NPU; it is named here, and mapped as any other
                 kwargs["device"] = "npu"
@@ -129,13 +132,6 @@ def _device_mode(memory: Memory) -> Any:
             return memory.call(func, args, kwargs, target, run)
 
     return CPUForNPU()
-
-
-def _constructors() -> Any:
-    """The functions a default device applies to (torch's own list)."""
-    from torch.utils._device import _device_constructors
-
-    return _device_constructors()
 
 
 def _default_is_npu() -> bool:

@@ -18,12 +18,14 @@ from typing import Any
 
 
 def idle_cpus() -> int:
-    """How many CPUs of this process other work leaves idle."""
+    """How many CPUs of this process other work leaves idle: each one at least half idle
+    counts (a copy forked onto a CPU that other work keeps half busy still halves the
+    wait for its part)."""
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
-    return max(0, int(cpus - _others_running()))
+    return max(0, int(cpus - _others_running() + 0.5))
 
 
 def _others_running() -> float:

@@ -80,7 +80,7 @@ def test_the_load_of_this_process_and_the_commands_before_it_leaves_cores_idle(
     """A second command right after a first finds a load average near 1 of its own making:
     with nothing else runnable now, both cores are idle."""
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
-    monkeypatch.setattr(os, "getloadavg", lambda: (1.4, 0.8, 0.3))
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.6, 0.8, 0.3))
     monkeypatch.setattr(forked, "_runnable_now", lambda: 1)  # this process alone
     assert forked.idle_cpus() == 2
     monkeypatch.setattr(forked, "_runnable_now", lambda: 2)  # one other task runs now
@@ -89,6 +89,8 @@ def test_the_load_of_this_process_and_the_commands_before_it_leaves_cores_idle(
     assert forked.idle_cpus() == 0
     monkeypatch.setattr(forked, "_runnable_now", lambda: None)  # no /proc: the load average
     assert forked.idle_cpus() == 0
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.4, 0.8, 0.3))  # the other CPU mostly idle
+    assert forked.idle_cpus() == 1
 
 
 def test_the_runnable_count_is_read_from_the_kernel() -> None:

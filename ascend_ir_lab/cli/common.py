@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Any
 from ascend_ir_lab.safe_text import one_message
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
+
     from ascend_ir_lab.dumps import Dump, Timeline
 
-__all__ = ["dump_record", "dump_ref", "open_source", "select", "warn"]
+__all__ = ["dump_records", "dump_ref", "open_source", "select", "warn"]
 
 
 def open_source(path: str) -> Timeline:
@@ -45,10 +47,17 @@ def dump_ref(d: Dump) -> dict[str, Any]:
     return {"index": d.index, "stage": d.stage, "pass": d.pass_name, "arg": d.arg, "scope": d.scope}
 
 
-def dump_record(tl: Timeline, d: Dump, state: str) -> dict[str, Any]:
-    """The `inspect --json` record of one Dump (`changed`: null where the log cannot say)."""
-    return {
-        **dump_ref(d), "phase": d.phase, "changed": _CHANGED[state],
-        "lines": tl.line_count(d), "truncated": d.truncated, "options": d.options,
-        "span": [d.start, d.end], "seconds": tl.timings().get(d.index),
-    }  # fmt: skip
+def dump_records(
+    tl: Timeline, dumps: Iterable[Dump], states: Sequence[str] | Mapping[int, str]
+) -> Iterator[dict[str, Any]]:
+    """The `inspect --json` record of each of `dumps` (`states` by Dump index; `changed`:
+    null where the log cannot say), the Timeline's lookups bound once."""
+    line_count, seconds, changed = tl.line_count, tl.timings().get, _CHANGED
+    for d in dumps:
+        i = d.index
+        yield {
+            "index": i, "stage": d.stage, "pass": d.pass_name, "arg": d.arg, "scope": d.scope,
+            "phase": d.phase, "changed": changed[states[i]], "lines": line_count(d),
+            "truncated": d.truncated, "options": d.options, "span": [d.start, d.end],
+            "seconds": seconds(i),
+        }  # fmt: skip

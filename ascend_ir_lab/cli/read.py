@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ascend_ir_lab.cli.common import dump_record, open_source, select, warn
+from ascend_ir_lab.cli.common import dump_records, open_source, select, warn
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.safe_text import for_terminal, one_line
 
@@ -178,7 +178,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
         emit({
             "path": tl.path, "title": tl.title, "stages": tl.stages,
-            "dumps": (dump_record(tl, d, states[d.index]) for d in dumps),
+            "dumps": dump_records(tl, dumps, states),
             "messages": (
                 {"stage": m.stage, "after": m.after, "level": m.level, "text": m.text,
                  "pass": m.pass_name, "banner": m.banner}

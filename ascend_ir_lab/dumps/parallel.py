@@ -28,7 +28,7 @@ MAX_PARTS = 8
 # The first part, read here, is this much larger than each forked one: a forked part's
 # process also writes its index into a pipe, which is read and rebuilt here, so parts of
 # equal size would leave this process waiting.
-HOME_SHARE = 1.2
+HOME_SHARE = 1.4
 _FIELDS = {cls: attrgetter(*cls.__slots__) for cls in (Dump, Message, Segment)}
 
 

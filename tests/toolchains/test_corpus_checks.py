@@ -35,6 +35,7 @@ FILES = [
     "check_device_memory.py",
     "check_host_boundary.py",
     "check_refused_types.py",
+    "check_loop_counters.py",
 ]
 
 
@@ -151,13 +152,15 @@ def test_a_table_of_addresses_reaches_its_buffers(captured: dict[str, Any]) -> N
 def test_libdevice_calls_run_interpreted(captured: dict[str, Any]) -> None:
     """`libdevice.relu(...)` of a module import and `reciprocal(...)` imported by name;
     `nextafter`, whose integer constants wrap to their width as the compiled IR's do;
-    `tl.extra.ascend.libdevice.isnan`, reached through `tl`, of bf16 values."""
-    assert len(_passed(captured, "check_libdevice.py::")) == 7
-    kernels = ("relu_residual", "inverse", "step_toward", "nan_flags")
+    `tl.extra.ascend.libdevice.isnan`, reached through `tl`, of bf16 values; `set_element`,
+    whose range bound is a shape's constexpr."""
+    assert len(_passed(captured, "check_libdevice.py::")) == 8
+    kernels = ("relu_residual", "inverse", "step_toward", "nan_flags", "put_one")
     runs = [r for k in kernels for r in _runs(captured, k)]
-    assert len(runs) == 7 and all(_complete(r) for r in runs)
+    assert len(runs) == 8 and all(_complete(r) for r in runs)
     assert "out of bounds for int" not in captured["text"]
     assert "Did you forget to add @triton.jit" not in captured["text"]
+    assert "__index__ returned non-int" not in captured["text"]
 
 
 def test_tensors_are_where_npu_code_expects_them(captured: dict[str, Any]) -> None:
@@ -266,3 +269,14 @@ def test_a_kernel_the_frontend_refuses_raises_from_the_launch(captured: dict[str
     assert "CompilationError" in refused.manifest["extra"]["ttir_error"]
     assert "triton's compile raised CompilationError, raised here as on the NPU" in captured["text"]
     assert not [f for f in captured["data"]["failures"] if "nan_mask" in f]
+
+
+def test_loop_counters_are_values_as_compiled(captured: dict[str, Any]) -> None:
+    """A loop's counter indexes `tl.get_element`, offsets `tl.insert_slice` and is given new
+    axes (`(ii * 4 + jj)[None, None]`): an i32 value in the compiled kernel, a Python int
+    in the interpreter, which those calls and Python's subscript would refuse."""
+    assert len(_passed(captured, "check_loop_counters.py::")) == 2
+    runs = [*_runs(captured, "pick_rows"), *_runs(captured, "weighted_taps")]
+    assert len(runs) == 2 and all(_complete(r) for r in runs)
+    assert "object has no attribute 'handle'" not in captured["text"]
+    assert "object is not subscriptable" not in captured["text"]

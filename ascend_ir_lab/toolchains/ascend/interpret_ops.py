@@ -185,7 +185,7 @@ def npu_ops() -> Iterator[None]:
     builder.create_extern_elementwise = _extern(original, interpreter)
     widened = {
         **atomic_ops(builder, interpreter.TensorHandle), **_all_ones(builder, interpreter),
-        **_wrapping_constants(builder),
+        **_wrapping_constants(builder), **_index_arguments(builder),
     }  # fmt: skip
     kept = {name: getattr(builder, name) for name in widened}
     for name, method in widened.items():
@@ -193,9 +193,15 @@ def npu_ops() -> Iterator[None]:
     codegen = interpreter.interpreter_builder.codegen_fns
     saved_codegen = dict(codegen)
     codegen.update(_npu_codegen())
+    semantic, indexed = _indexed_semantic()
+    kept_semantic = {name: getattr(semantic, name) for name in indexed}
+    for name, function in indexed.items():
+        setattr(semantic, name, function)
     try:
         yield
     finally:
+        for name, function in kept_semantic.items():
+            setattr(semantic, name, function)
         codegen.clear()
         codegen.update(saved_codegen)
         builder.create_extern_elementwise = original
@@ -252,3 +258,53 @@ def _wrapping_constants(builder: Any) -> dict[str, Callable[..., Any]]:
         return get
 
     return {name: wrapping(name, *spec) for name, spec in _INT_CONSTANTS.items()}
+
+
+def _index_arguments(builder: Any) -> dict[str, Callable[..., Any]]:
+    """`create_make_range` with its bounds read as the compiler's builder reads them, as
+    integers (`__index__`): libdevice's `set_element` passes a tensor's `shape[0]`, a
+    constexpr, which numpy's `arange` divides into a float first and then refuses."""
+    from operator import index
+
+    original = builder.create_make_range
+
+    def make_range(self: Any, start: Any, stop: Any) -> Any:
+        return original(self, index(start), index(stop))
+
+    return {"create_make_range": make_range}
+
+
+def _indexed_semantic() -> tuple[Any, dict[str, Callable[..., Any]]]:
+    """triton-ascend's semantic module and its `get_element`, `extract_slice` and
+    `insert_slice` taking plain integers among their indices and offsets: in a compiled
+    kernel a loop's counter (`for i in range(n)`) and a literal are i32 values, and the
+    language converts only constexprs; the interpreter leaves both Python ints, which these
+    calls would refuse ("'int' object has no attribute 'handle'")."""
+    try:
+        from triton.language import semantic as real_semantic
+        from triton.triton_patch.language import semantic
+    except ImportError:  # not triton-ascend: nothing of it to widen
+        return None, {}
+
+    def values(items: Any, builder: Any) -> list[Any]:
+        return [real_semantic.to_tensor(i, builder) if isinstance(i, int) else i for i in items]
+
+    original = {name: getattr(semantic, name, None) for name in _INDEXED}
+
+    def get_element(src: Any, indice: Any, builder: Any) -> Any:
+        return original["get_element"](src, values(indice, builder), builder)
+
+    def extract_slice(ful: Any, offsets: Any, sizes: Any, strides: Any, builder: Any) -> Any:
+        return original["extract_slice"](ful, values(offsets, builder), sizes, strides, builder)
+
+    def insert_slice(
+        ful: Any, sub: Any, offsets: Any, sizes: Any, strides: Any, builder: Any
+    ) -> Any:
+        return original["insert_slice"](ful, sub, values(offsets, builder), sizes, strides, builder)
+
+    made = {"get_element": get_element, "extract_slice": extract_slice,
+            "insert_slice": insert_slice}  # fmt: skip
+    return semantic, {name: made[name] for name, f in original.items() if f is not None}
+
+
+_INDEXED = ("get_element", "extract_slice", "insert_slice")

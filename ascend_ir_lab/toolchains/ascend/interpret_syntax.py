@@ -16,6 +16,10 @@ values to unpack" (triton-ascend's own tutorial 13 has that line). A single name
 several values takes the first, as `zip` pairs it: `ret = tl.broadcast(x, y)` (a pair of
 tensors) is the broadcast `x`, which a store of `ret` then stores (Python would keep the pair,
 and the store fail).
+
+A number given new axes (`(i * 4 + j)[None, None]`, of loop counters) is a tensor of one
+element, as in a compiled kernel, where a loop's counter is an i32 value; the interpreter
+keeps counters Python ints, which Python cannot subscript.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ _HELPERS = {
     "or": "_ascend_ir_lab_or",
     "unpack": "_ascend_ir_lab_unpack",
     "first": "_ascend_ir_lab_first",
+    "axes": "_ascend_ir_lab_axes",
 }
 
 
@@ -78,6 +83,28 @@ def _first(values: Any) -> Any:
     return values
 
 
+def _axes(value: Any, index: Any) -> Any:
+    """`value[index]` (`index` of new axes and whole slices), a number first made the
+    one-element tensor a compiled kernel holds (an i32 of an int, as a loop's counter is)."""
+    if isinstance(value, (int, float)):
+        from triton.language import semantic
+        from triton.runtime import interpreter
+
+        value = semantic.to_tensor(value, interpreter.interpreter_builder)
+    return value[index]
+
+
+def _new_axes(index: ast.expr) -> bool:
+    """Whether a subscript's index only adds axes (`None`) and takes whole ones (`:`)."""
+    items = index.elts if isinstance(index, ast.Tuple) else [index]
+
+    def bare(e: ast.expr) -> bool:
+        return isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None
+
+    none = [isinstance(e, ast.Constant) and e.value is None for e in items]
+    return any(none) and all(n or bare(e) for n, e in zip(none, items, strict=True))
+
+
 def _helper(name: str) -> ast.expr:
     """`triton.language.core.<helper>`: a name the interpreter's rewritten code can reach."""
     node: ast.expr = ast.Name(id="triton", ctx=ast.Load())
@@ -101,6 +128,14 @@ def _transformer(base: type) -> Any:
             elif len(node.targets) == 1 and isinstance(target, ast.Name):
                 node.value = ast.Call(func=_helper("first"), args=[node.value], keywords=[])
             return super().visit_Assign(node)  # type: ignore[no-any-return]
+
+        def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+            self.generic_visit(node)
+            if not isinstance(node.ctx, ast.Load) or not _new_axes(node.slice):
+                return node
+            return ast.copy_location(
+                ast.Call(func=_helper("axes"), args=[node.value, node.slice], keywords=[]), node
+            )
 
         def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
             self.generic_visit(node)
@@ -139,7 +174,9 @@ def tensor_operators() -> Iterator[None]:
         yield
         return
     before = rewriter.ast_transformer
-    for name, helper in zip(_HELPERS.values(), (_not, _and, _or, _unpack, _first), strict=True):
+    for name, helper in zip(
+        _HELPERS.values(), (_not, _and, _or, _unpack, _first, _axes), strict=True
+    ):
         setattr(tl.core, name, helper)
     rewriter.ast_transformer = _transformer(type(before))
     try:

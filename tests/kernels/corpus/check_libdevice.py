@@ -81,3 +81,21 @@ def test_nan_flags(dtype):
     out = torch.zeros(37, dtype=torch.bool).npu()
     nan_flags[(1,)](x, out, 37)
     assert torch.equal(out.cpu(), torch.isnan(x.cpu()))  # bf16: its values, not its bits
+
+
+@triton.jit
+def put_one(x_ptr, where_ptr, value_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+    offs = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
+    x = tl.load(x_ptr + offs)
+    where = tl.load(where_ptr + tl.arange(0, 2))  # (row, column)
+    tl.store(out_ptr + offs, libdevice.set_element(x, where, tl.load(value_ptr)))
+
+
+def test_put_one():
+    x = torch.arange(12, dtype=torch.float32, device="npu").reshape(3, 4)
+    where = torch.tensor([1, 2], dtype=torch.int32, device="npu")
+    out = torch.empty_like(x)
+    put_one[(1,)](x, where, torch.tensor(99.0, device="npu"), out, 3, 4)
+    expected = x.clone()
+    expected[1, 2] = 99.0
+    assert torch.equal(out.cpu(), expected.cpu())

@@ -292,6 +292,19 @@ def test_npu_only_op_fails_the_capture_naming_the_op(scripts: Path) -> None:
     assert "ascend_ir_lab/toolchains" not in result.stderr.split("NPUOnlyError")[0][-300:]
 
 
+def test_a_python_without_the_compilers_is_said_in_one_line(scripts: Path) -> None:
+    """`python` of another environment (here: this one without its site-packages) has no
+    bishengir-compile: one line naming that Python, exit 2, the script not run."""
+    (scripts / "touch.py").write_text("open('ran', 'w').close()\n")
+    cmd = [sys.executable, "-m", "ascend_ir_lab", "capture", "-o", str(scripts / "runs"), "--",
+           sys.executable, "-S", "touch.py"]  # fmt: skip
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=scripts)
+    assert result.returncode == 2, result.stderr
+    assert "bishengir-compile not found" in result.stderr
+    assert f"for {sys.executable}, the Python the command runs" in result.stderr
+    assert "Traceback" not in result.stderr and not (scripts / "ran").exists()
+
+
 def test_a_failed_compile_sets_the_exit_status(scripts: Path) -> None:
     """A stage after triton's frontend that fails (triton-adapter-opt's own error on an
     atomic's result used as an offset) is reported; the script goes on, and the capture

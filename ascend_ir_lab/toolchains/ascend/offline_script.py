@@ -353,13 +353,27 @@ def _say(text: str) -> None:
     print(f"[ascend-ir-lab] {text}", file=sys.stderr, flush=True)
 
 
-def _own_tools_past(wrapper: str) -> None:
-    """Our own compiles use the real bishengir-compile, not the recording one on PATH."""
+class _NoCompiler(Exception):
+    """The command's Python has no bishengir-compile (said): the script is not run."""
+
+
+def _own_tools_past(wrapper: str) -> bool:
+    """Our own compiles use the real bishengir-compile, not the recording one on PATH;
+    False (said in one line) where the command's Python has none: `python` on PATH is
+    another environment than the one ascend-ir-lab and triton-ascend are installed in."""
+    from ascend_ir_lab.errors import ToolNotFoundError
     from ascend_ir_lab.toolchains.common.tools import find_tool
 
     kept = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p and p != wrapper]
     with patched_environ({"PATH": os.pathsep.join(kept)}):
-        find_tool("bishengir-compile")  # looked up once per process: this answer stays
+        try:
+            find_tool("bishengir-compile")  # looked up once per process: this answer stays
+        except ToolNotFoundError as exc:
+            _say(f"{exc}, for {sys.executable}, the Python the command runs (`python` on "
+                 "PATH may be another environment than this one: activate it, or name its "
+                 "python in the command); the script was not run")  # fmt: skip
+            return False
+    return True
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -382,7 +396,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the Pythons the script starts are captured too (their sitecustomize reads this)
     os.environ[CHILD_SETTINGS] = str(settings_path.resolve())
     try:  # Ctrl-C or `--timeout` (SIGINT) before the script runs or after it: still said
-        _own_tools_past(str(settings.get("wrapper", "")))
+        if not _own_tools_past(str(settings.get("wrapper", ""))):
+            raise _NoCompiler
         with (
             missing_triton_modules() as missing,
             virtual_npu(target),
@@ -393,6 +408,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = _run_target(rest)
     except KeyboardInterrupt:
         code = 130
+    except _NoCompiler:
+        code = 2
     progress.repeats()
     # a failed import of what this triton lacks, said once however it surfaced: the
     # script's traceback, pytest's collection error, a failed test

@@ -272,11 +272,14 @@ def test_a_kernel_the_frontend_refuses_raises_from_the_launch(captured: dict[str
 
 
 def test_loop_counters_are_values_as_compiled(captured: dict[str, Any]) -> None:
-    """A loop's counter indexes `tl.get_element`, offsets `tl.insert_slice` and is given new
-    axes (`(ii * 4 + jj)[None, None]`): an i32 value in the compiled kernel, a Python int
-    in the interpreter, which those calls and Python's subscript would refuse."""
-    assert len(_passed(captured, "check_loop_counters.py::")) == 2
-    runs = [*_runs(captured, "pick_rows"), *_runs(captured, "weighted_taps")]
-    assert len(runs) == 2 and all(_complete(r) for r in runs)
+    """A loop's counter indexes `tl.get_element`, offsets `tl.insert_slice`, is given new
+    axes (`(ii * 4 + jj)[None, None]`) and cast (`k.to(tl.int64)`): an i32 value in the
+    compiled kernel, a Python int in the interpreter, which those calls, Python's subscript
+    and its attributes would refuse."""
+    assert len(_passed(captured, "check_loop_counters.py::")) == 3
+    kernels = ("pick_rows", "weighted_taps", "strided_blocks")
+    runs = [r for k in kernels for r in _runs(captured, k)]
+    assert len(runs) == 3 and all(_complete(r) for r in runs)
     assert "object has no attribute 'handle'" not in captured["text"]
     assert "object is not subscriptable" not in captured["text"]
+    assert "'int' object has no attribute 'to'" not in captured["text"]

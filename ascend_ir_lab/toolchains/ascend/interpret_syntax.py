@@ -17,9 +17,10 @@ several values takes the first, as `zip` pairs it: `ret = tl.broadcast(x, y)` (a
 tensors) is the broadcast `x`, which a store of `ret` then stores (Python would keep the pair,
 and the store fail).
 
-A number given new axes (`(i * 4 + j)[None, None]`, of loop counters) is a tensor of one
-element, as in a compiled kernel, where a loop's counter is an i32 value; the interpreter
-keeps counters Python ints, which Python cannot subscript.
+A number given new axes (`(i * 4 + j)[None, None]`, of loop counters) or asked for a
+tensor's method (`k.to(tl.int64)`) is a tensor of one element, as in a compiled kernel,
+where a loop's counter is an i32 value; the interpreter keeps counters Python ints, which
+Python cannot subscript and which have no such methods.
 """
 
 from __future__ import annotations
@@ -38,7 +39,10 @@ _HELPERS = {
     "unpack": "_ascend_ir_lab_unpack",
     "first": "_ascend_ir_lab_first",
     "axes": "_ascend_ir_lab_axes",
+    "tensor": "_ascend_ir_lab_tensor",
 }
+# Methods of a tensor that a kernel calls on a loop's counter, which a Python number lacks.
+_TENSOR_METHODS = frozenset({"to", "broadcast_to", "reshape", "expand_dims", "view", "cast"})
 
 
 def _is_tensor(value: Any) -> bool:
@@ -83,15 +87,20 @@ def _first(values: Any) -> Any:
     return values
 
 
-def _axes(value: Any, index: Any) -> Any:
-    """`value[index]` (`index` of new axes and whole slices), a number first made the
-    one-element tensor a compiled kernel holds (an i32 of an int, as a loop's counter is)."""
+def _tensor(value: Any) -> Any:
+    """A number as the one-element tensor a compiled kernel holds (an i32 of an int, as a
+    loop's counter is); anything else as it is."""
     if isinstance(value, (int, float)):
         from triton.language import semantic
         from triton.runtime import interpreter
 
-        value = semantic.to_tensor(value, interpreter.interpreter_builder)
-    return value[index]
+        return semantic.to_tensor(value, interpreter.interpreter_builder)
+    return value
+
+
+def _axes(value: Any, index: Any) -> Any:
+    """`value[index]` (`index` of new axes and whole slices), a number first a tensor."""
+    return _tensor(value)[index]
 
 
 def _new_axes(index: ast.expr) -> bool:
@@ -113,8 +122,48 @@ def _helper(name: str) -> ast.expr:
     return node
 
 
+class _Rewrites(ast.NodeTransformer):
+    """The rewrites of expressions, before the interpreter's own transformer in the MRO."""
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.ctx, ast.Load) or not _new_axes(node.slice):
+            return node
+        return ast.copy_location(
+            ast.Call(func=_helper("axes"), args=[node.value, node.slice], keywords=[]), node
+        )
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.ctx, ast.Load) and node.attr in _TENSOR_METHODS:
+            node.value = ast.Call(func=_helper("tensor"), args=[node.value], keywords=[])
+        return node
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.Not):
+            return node
+        return ast.copy_location(
+            ast.Call(func=_helper("not"), args=[node.operand], keywords=[]), node
+        )
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        self.generic_visit(node)
+        name = "and" if isinstance(node.op, ast.And) else "or"
+        result = node.values[0]
+        for right in node.values[1:]:  # `a and b and c` as `(a and b) and c`
+            later = ast.Lambda(
+                args=ast.arguments(
+                    posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]
+                ),
+                body=right,
+            )
+            result = ast.Call(func=_helper(name), args=[result, later], keywords=[])
+        return ast.copy_location(result, node)
+
+
 def _transformer(base: type) -> Any:
-    class Operators(base):  # type: ignore[misc]  # the interpreter's own class
+    class Operators(_Rewrites, base):  # type: ignore[misc]  # the interpreter's own class
         def visit_Assign(self, node: ast.Assign) -> ast.AST:
             node.value = self.visit(node.value)  # the interpreter's own visit skips it
             (target,) = node.targets[:1] or (None,)
@@ -128,36 +177,6 @@ def _transformer(base: type) -> Any:
             elif len(node.targets) == 1 and isinstance(target, ast.Name):
                 node.value = ast.Call(func=_helper("first"), args=[node.value], keywords=[])
             return super().visit_Assign(node)  # type: ignore[no-any-return]
-
-        def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
-            self.generic_visit(node)
-            if not isinstance(node.ctx, ast.Load) or not _new_axes(node.slice):
-                return node
-            return ast.copy_location(
-                ast.Call(func=_helper("axes"), args=[node.value, node.slice], keywords=[]), node
-            )
-
-        def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
-            self.generic_visit(node)
-            if not isinstance(node.op, ast.Not):
-                return node
-            return ast.copy_location(
-                ast.Call(func=_helper("not"), args=[node.operand], keywords=[]), node
-            )
-
-        def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
-            self.generic_visit(node)
-            name = "and" if isinstance(node.op, ast.And) else "or"
-            result = node.values[0]
-            for right in node.values[1:]:  # `a and b and c` as `(a and b) and c`
-                later = ast.Lambda(
-                    args=ast.arguments(
-                        posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]
-                    ),
-                    body=right,
-                )
-                result = ast.Call(func=_helper(name), args=[result, later], keywords=[])
-            return ast.copy_location(result, node)
 
     return Operators()
 
@@ -175,7 +194,7 @@ def tensor_operators() -> Iterator[None]:
         return
     before = rewriter.ast_transformer
     for name, helper in zip(
-        _HELPERS.values(), (_not, _and, _or, _unpack, _first, _axes), strict=True
+        _HELPERS.values(), (_not, _and, _or, _unpack, _first, _axes, _tensor), strict=True
     ):
         setattr(tl.core, name, helper)
     rewriter.ast_transformer = _transformer(type(before))

@@ -43,3 +43,19 @@ def test_weighted_taps():
     out = torch.empty_like(x)
     weighted_taps[(1,)](x, w, out, 16)
     check("float32", out, x * w.sum())
+
+
+@triton.jit
+def strided_blocks(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    for k in range(0, n, BLOCK):
+        base = k.to(tl.int64) * 2  # the counter as a tensor: an int64 offset
+        offs = base + tl.arange(0, BLOCK)
+        tl.store(out_ptr + k + tl.arange(0, BLOCK), tl.load(x_ptr + offs, mask=offs < 2 * n))
+
+
+def test_strided_blocks():
+    x = make((512,), "float32")
+    out = torch.zeros(256, dtype=torch.float32, device="npu")
+    strided_blocks[(1,)](x, out, 256, 64)
+    expected = torch.cat([x[2 * k : 2 * k + 64] for k in range(0, 256, 64)])
+    check("float32", out, expected)

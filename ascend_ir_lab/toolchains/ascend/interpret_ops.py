@@ -289,7 +289,9 @@ def _indexed_semantic() -> tuple[Any, dict[str, Callable[..., Any]]]:
     def values(items: Any, builder: Any) -> list[Any]:
         return [real_semantic.to_tensor(i, builder) if isinstance(i, int) else i for i in items]
 
-    original = {name: getattr(semantic, name, None) for name in _INDEXED}
+    original: dict[str, Callable[..., Any]] = {
+        name: getattr(semantic, name) for name in _INDEXED if hasattr(semantic, name)
+    }
 
     def get_element(src: Any, indice: Any, builder: Any) -> Any:
         return original["get_element"](src, values(indice, builder), builder)
@@ -302,9 +304,9 @@ def _indexed_semantic() -> tuple[Any, dict[str, Callable[..., Any]]]:
     ) -> Any:
         return original["insert_slice"](ful, sub, values(offsets, builder), sizes, strides, builder)
 
-    made = {"get_element": get_element, "extract_slice": extract_slice,
-            "insert_slice": insert_slice}  # fmt: skip
-    return semantic, {name: made[name] for name, f in original.items() if f is not None}
+    made: dict[str, Callable[..., Any]] = {"get_element": get_element,
+            "extract_slice": extract_slice, "insert_slice": insert_slice}  # fmt: skip
+    return semantic, {name: made[name] for name in original}
 
 
 _INDEXED = ("get_element", "extract_slice", "insert_slice")

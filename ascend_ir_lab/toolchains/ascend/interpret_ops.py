@@ -304,8 +304,11 @@ def _indexed_semantic() -> tuple[Any, dict[str, Callable[..., Any]]]:
     ) -> Any:
         return original["insert_slice"](ful, sub, values(offsets, builder), sizes, strides, builder)
 
-    made: dict[str, Callable[..., Any]] = {"get_element": get_element,
-            "extract_slice": extract_slice, "insert_slice": insert_slice}  # fmt: skip
+    made: dict[str, Callable[..., Any]] = {
+        "get_element": get_element,
+        "extract_slice": extract_slice,
+        "insert_slice": insert_slice,
+    }
     return semantic, {name: made[name] for name in original}
 
 

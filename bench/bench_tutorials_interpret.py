@@ -12,7 +12,10 @@ writes it as JSON. Scripts are given by path (the tutorials are not part of this
 repository).
 
     python bench/bench_tutorials_interpret.py [--timeout 900] [--out results.json]
-        [--modes plain,capture,cell] SCRIPT.py...
+        [--modes plain,capture,cell] [--count REGEX]... SCRIPT.py...
+
+`--count REGEX` records, per way, how many output lines match: a script's own checks
+(`--count 'error rate:' --count 'error rate: 0.0$'`).
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +51,8 @@ shell = InteractiveShell.instance()
 shell.run_line_magic("load_ext", "ascend_ir_lab")
 with capture_output() as seen:
     result = shell.run_cell(f"%%triton_npu --interpret --runs-dir {runs}\\n" + source)
-print(seen.stdout[-2000:])
-print(seen.stderr[-2000:], file=sys.stderr)
+print(seen.stdout)
+print(seen.stderr, file=sys.stderr)
 sys.exit(0 if result.success else 1)
 """
 
@@ -60,15 +65,34 @@ def _env(plain: bool) -> dict[str, str]:
     return env
 
 
-def _timed(command: list[str], cwd: Path, plain: bool, timeout: float) -> dict[str, Any]:
+def _timed(
+    command: list[str], cwd: Path, plain: bool, timeout: float, counts: Sequence[str] = ()
+) -> dict[str, Any]:
     start = time.perf_counter()
     try:
         done = subprocess.run(command, cwd=cwd, env=_env(plain), capture_output=True,
                               text=True, timeout=timeout, check=False)  # fmt: skip
-        code, tail = done.returncode, (done.stdout + done.stderr)[-600:]
-    except subprocess.TimeoutExpired:
-        code, tail = "timeout", ""
-    return {"exit": code, "seconds": round(time.perf_counter() - start, 1), "tail": tail}
+        code: int | str = done.returncode
+        output = done.stdout + done.stderr
+    except subprocess.TimeoutExpired as stopped:
+        code, output = "timeout", _text(stopped.stdout) + _text(stopped.stderr)
+    row: dict[str, Any] = {
+        "exit": code,
+        "seconds": round(time.perf_counter() - start, 1),
+        "tail": output[-600:],
+    }
+    if counts:
+        lines = output.splitlines()
+        row["lines_matching"] = {
+            pattern: sum(1 for line in lines if re.search(pattern, line)) for pattern in counts
+        }
+    return row
+
+
+def _text(stream: bytes | str | None) -> str:
+    if isinstance(stream, bytes):
+        return stream.decode(errors="replace")
+    return stream or ""
 
 
 def _runs(folder: Path) -> dict[str, Any]:
@@ -82,7 +106,9 @@ def _runs(folder: Path) -> dict[str, Any]:
             "fewest_dumps_with_passes": min(passes) if passes else 0}  # fmt: skip
 
 
-def bench(script: Path, timeout: float, modes: str = "plain,capture,cell") -> dict[str, Any]:
+def bench(
+    script: Path, timeout: float, modes: str = "plain,capture,cell", counts: Sequence[str] = ()
+) -> dict[str, Any]:
     """The ways of running one script named in `modes` (see the module docstring)."""
     python = sys.executable
     cli = str(Path(python).with_name("ascend-ir-lab"))
@@ -92,16 +118,17 @@ def bench(script: Path, timeout: float, modes: str = "plain,capture,cell") -> di
     with tempfile.TemporaryDirectory(prefix="bench-tutorial-") as tmp:
         work = Path(tmp)
         if "plain" in modes:
-            row["plain"] = _timed([python, "-c", PLAIN, str(script)], script.parent, True, timeout)
+            row["plain"] = _timed([python, "-c", PLAIN, str(script)], script.parent, True, timeout,
+                                  counts)  # fmt: skip
         if "capture" in modes:
             out = work / "capture"
             row["capture"] = _timed([cli, "capture", "-o", str(out), "--", python, str(script)],
-                                    script.parent, False, timeout)  # fmt: skip
+                                    script.parent, False, timeout, counts)  # fmt: skip
             row["capture"].update(_runs(out) if out.is_dir() else {})
         if "cell" in modes:
             out = work / "cell"
             row["cell"] = _timed([python, "-c", CELL, str(script), str(out)], script.parent,
-                                 False, timeout)  # fmt: skip
+                                 False, timeout, counts)  # fmt: skip
             row["cell"].update(_runs(out) if out.is_dir() else {})
     return row
 
@@ -129,10 +156,12 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--modes", default="plain,capture,cell", help="which ways to run")
+    parser.add_argument("--count", action="append", default=[], metavar="REGEX",
+                        help="record how many output lines match (a script's own checks)")  # fmt: skip
     args = parser.parse_args()
     rows = []
     for script in args.scripts:
-        rows.append(bench(script.resolve(), args.timeout, args.modes))
+        rows.append(bench(script.resolve(), args.timeout, args.modes, args.count))
         print(_line(rows[-1]), flush=True)
         if args.out:
             args.out.write_text(json.dumps(rows, indent=1) + "\n")

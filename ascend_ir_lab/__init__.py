@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing's, without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from ascend_ir_lab.dumps import Timeline
 
 try:  # written by the build from labextension/package.json, the one version source

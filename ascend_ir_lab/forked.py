@@ -14,7 +14,10 @@ import marshal
 import os
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any
+
+TYPE_CHECKING = False  # typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def idle_cpus() -> int:

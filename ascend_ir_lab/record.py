@@ -9,9 +9,10 @@ and from `Record` the comparison, representation and copy a dataclass would give
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
-
+TYPE_CHECKING = False  # typing's, without importing typing
 if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
     R = TypeVar("R", bound="Record")
 
 

@@ -14,7 +14,10 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 BLOCK_BYTES = 4 << 20  # output between two gzip access points
 _KEEP_BLOCKS = 6  # decompressed blocks held at once

@@ -8,7 +8,6 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any
 
 from ascend_ir_lab.dumps.blocks import open_gzip
 from ascend_ir_lab.dumps.body import infer_scope
@@ -31,6 +30,10 @@ from ascend_ir_lab.dumps.timeline import Timeline
 from ascend_ir_lab.dumps.zstd_log import open_zstd
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.runs.paths import is_inside
+
+TYPE_CHECKING = False  # typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 MMAP_FROM = 32 << 20  # map files at least this large instead of reading them
 _COMPRESSED = {".gz": open_gzip, ".zst": open_zstd}

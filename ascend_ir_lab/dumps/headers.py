@@ -10,10 +10,10 @@ Every pattern here is linear in the line's length: a header comes from untrusted
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from ascend_ir_lab.record import Frozen
 
+TYPE_CHECKING = False  # typing's, without importing typing
 if TYPE_CHECKING:
     from typing import Final
 

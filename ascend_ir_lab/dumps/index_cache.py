@@ -25,13 +25,16 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from ascend_ir_lab import forked
 from ascend_ir_lab.dumps.model import LogInfo
 from ascend_ir_lab.dumps.parallel import flat, unflat
 from ascend_ir_lab.dumps.reader import LogIndex
 from ascend_ir_lab.private import kept_name, private_folder, write_aside
+
+TYPE_CHECKING = False  # typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 INDEX_FROM = 32 << 20  # smaller logs are read faster than an index is checked and loaded
 KEEP = 32  # indexes kept at most

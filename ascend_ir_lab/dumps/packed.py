@@ -10,10 +10,13 @@ from __future__ import annotations
 import mmap
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from ascend_ir_lab.dumps.blocks import WarnedBytes, WarnedMap
 from ascend_ir_lab.dumps.zstd_log import MAX_FRAME_BYTES, MAX_RATIO
+
+TYPE_CHECKING = False  # typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 # Read in small pieces: damaged data loses the text of its piece (a decompressor raises
 # without what it decoded of that piece), and a bomb is seen a piece at a time.

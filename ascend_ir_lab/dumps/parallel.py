@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any
 
 from ascend_ir_lab import forked
 from ascend_ir_lab.dumps.headers import parse_header
@@ -21,6 +20,10 @@ from ascend_ir_lab.dumps.model import Dump, Message, Segment
 from ascend_ir_lab.dumps.reader import LogIndex, end_compiles, index_part
 from ascend_ir_lab.dumps.scan import CANDIDATE_LINE
 from ascend_ir_lab.forked import Pending
+
+TYPE_CHECKING = False  # typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 PARALLEL_FROM = 64 << 20  # smaller logs are read serially
 PART_BYTES = 32 << 20  # a part is at least this large (a fork costs about a millisecond)

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from ascend_ir_lab.dumps.headers import Header, parse_header
 from ascend_ir_lab.record import replace
+
+TYPE_CHECKING = False  # typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 # Every header and banner line holds one of these (`IR Dump`, `IR Pass`, `IR Deleted After`,
 # `-print-on-crash`'s `IR Before Last Pass`), and so does the line of a stage's IR that a

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ascend_ir_lab import forked
 from ascend_ir_lab.dumps.blocks import BlockText
 from ascend_ir_lab.dumps.model import Dump
 from ascend_ir_lab.dumps.prefixes import Stream
 from ascend_ir_lab.record import replace
+
+TYPE_CHECKING = False  # typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 _CROWDED = 4  # distinct snapshots of one length before CRC-32 sorts that length's Dumps
 # IR of at least this many bytes is compared on two cores (a fork costs about a millisecond,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
 
 from ascend_ir_lab.dumps.builder import LogBuilder, read_bytes, utf16_text
 from ascend_ir_lab.dumps.headers import MARKER
@@ -29,6 +28,10 @@ from ascend_ir_lab.runs.paths import (
     regular_file,
     small_json,
 )
+
+TYPE_CHECKING = False  # typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 # Stage files Triton writes into a cache or dump folder, in pipeline order.
 STAGE_FILES = (

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
-from typing import TYPE_CHECKING, Any
 
 from ascend_ir_lab.dumps import selection
 from ascend_ir_lab.dumps.compiles import state_chains
@@ -16,7 +15,10 @@ from ascend_ir_lab.dumps.model import Dump, LogInfo, Message
 from ascend_ir_lab.dumps.snapshots import identical, snapshot_ids
 from ascend_ir_lab.dumps.timing import match_timings
 
+TYPE_CHECKING = False  # typing's, without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from ascend_ir_lab.dumps.index_cache import SnapshotStore
     from ascend_ir_lab.dumps.prefixes import Stream
 

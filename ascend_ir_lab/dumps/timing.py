@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from ascend_ir_lab.dumps.model import Dump
 from ascend_ir_lab.record import Frozen
 
+TYPE_CHECKING = False  # typing's, without importing typing
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Any, Final
 
 _REPORT_START = "... Execution time report ..."
 # "    0.0020 ( 14.4%)  Inliner"  or, with user time, "  0.01 ( 3.1%)  0.01 ( 3.0%)  CSE"

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import struct
 from pathlib import Path
-from typing import IO, Any
 
 from ascend_ir_lab.dumps.blocks import BlockText
+
+TYPE_CHECKING = False  # typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 FRAME_BYTES = 4 << 20  # log text per zstd frame (also its match window)
 _SKIPPABLE_MAGIC = 0x184D2A5E

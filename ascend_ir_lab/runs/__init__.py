@@ -5,10 +5,14 @@ and path confinement. Every room may use it; a Run from someone else is untruste
 A name is imported from its module when first used, so a command that only confines paths
 does not pay for the reader, the validator and the writer at start-up."""
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
+from importlib import import_module
+
+TYPE_CHECKING = False  # typing's, without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from ascend_ir_lab.runs.format import (
         FORMAT,
         MANIFEST,

@@ -8,9 +8,12 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from ascend_ir_lab.errors import InputError
+
+TYPE_CHECKING = False  # typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def is_inside(folder: str | os.PathLike[str], path: str | os.PathLike[str]) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import repeat
 
 from ascend_ir_lab.dumps.headers import Header, parse_header
 from ascend_ir_lab.record import replace
@@ -173,28 +174,28 @@ def _candidate_lines(data: bytes, lo: int, hi: int | None) -> Iterator[tuple[int
     end = size if hi is None else hi
     pos = floor = lo  # searched on from `pos`; a header starts at `floor` or later
     common = 0  # windows in a row where the byte was common
+    literals, longest = _LITERALS, _LONGEST
     while pos < end:
         window = min(end, pos + _WINDOW)
-        misses = 0
-        while misses < _MISSES:
+        for _ in repeat(None, _LOOKS):  # the fewest bytecodes per `R`: most are no header
             k = find(b"R", pos, window)
             if k < 0:
                 pos = window
                 break
-            if (  # `I` (73) before it, read as a number: no slice for the many that miss
-                k > floor
-                and data[k - 1] == 73
-                and data[k - 1 : min(k - 1 + _LONGEST, end)].startswith(_LITERALS)
+            # `I` (73) before it, read as a number: no slice for the many that miss
+            if (
+                data[k - 1] != 73
+                or k <= floor
+                or not data[k - 1 : min(k - 1 + longest, end)].startswith(literals)
             ):
-                nl = find(b"\n", k, end)
-                stop = end if nl < 0 else nl
-                yield rfind(b"\n", 0, k) + 1, stop + 1 if stop < size else size
-                pos = floor = stop
-                if pos >= window:
-                    break
-            else:
                 pos = k + 1
-                misses += 1
+                continue
+            nl = find(b"\n", k, end)
+            stop = end if nl < 0 else nl
+            yield rfind(b"\n", 0, k) + 1, stop + 1 if stop < size else size
+            pos = floor = stop
+            if pos >= window:
+                break
         else:  # the byte is common here: the pattern searches on
             common = min(common + 1, 10)
             reach = pos + (_WINDOW << common)
@@ -211,7 +212,7 @@ def _candidate_lines(data: bytes, lo: int, hi: int | None) -> Iterator[tuple[int
 
 
 _WINDOW = 1 << 20  # bytes searched at a time
-_MISSES = 1536  # `R`s of no header in a window before the pattern searches on
+_LOOKS = 1536  # `R`s looked at in a window before the pattern searches on
 
 
 _UNSEEN = object()

@@ -40,7 +40,7 @@ def _line_starts(data: bytes) -> list[int]:
     st.data(),
 )
 def test_the_lines_found_are_the_patterns(
-    pieces: list[bytes], window: int, misses: int, draw: st.DataObject
+    pieces: list[bytes], window: int, looks: int, draw: st.DataObject
 ) -> None:
     data = b"".join(pieces)
     starts = _line_starts(data)
@@ -48,7 +48,7 @@ def test_the_lines_found_are_the_patterns(
     hi = draw.draw(st.sampled_from([None, *[s for s in starts if s >= lo]]))
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(scan, "_WINDOW", window)
-        mp.setattr(scan, "_MISSES", misses)
+        mp.setattr(scan, "_LOOKS", looks)
         assert list(scan._candidate_lines(data, lo, hi)) == _by_pattern(data, lo, hi)
 
 

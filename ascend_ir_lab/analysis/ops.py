@@ -93,8 +93,13 @@ class Census:
         key = (snap, "", op)
         n = self._one.get(key)
         if n is None:
-            n = self._one[key] = count_op(tl.text(d), op)
+            n = self._one[key] = count_op(tl.text(d), op) if self._names(d, op) else 0
         return n
+
+    def _names(self, dump: Dump, op: str) -> bool:
+        """Whether the Dump's IR may hold `op`: most IR never names it, found absent in
+        place (its text not decoded, not split into lines)."""
+        return _OP_NAME.fullmatch(op) is not None and self.timeline.contains(dump, op.encode())
 
     def count_in(self, dump: Dump, op: str, scope: str) -> int:
         """How many `op` the Dump holds within `scope` (a function inside a module Dump)."""
@@ -106,7 +111,11 @@ class Census:
             one = (key[0], scope, op)
             n = self._one.get(one)
             if n is None:
-                n = self._one[one] = count_op(scope_text(self.timeline.lines(dump), scope), op)
+                n = self._one[one] = (
+                    count_op(scope_text(self.timeline.lines(dump), scope), op)
+                    if self._names(dump, op)
+                    else 0
+                )
             return n
         if counts is None:
             text = scope_text(self.timeline.lines(dump), scope)

@@ -119,8 +119,36 @@ def _escaped(text: str) -> str:
     return _RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+class Encoded:
+    """A list whose elements a caller wrote as JSON text already (`strings`, `number`):
+    written as they are, a batch a write, as any other list."""
+
+    __slots__ = ("texts",)
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self.texts = texts
+
+
+class Strings(dict[str, str]):
+    """Each string as JSON, encoded once: the texts a list repeats (pass names, stages,
+    scopes) cost a lookup after their first."""
+
+    def __missing__(self, key: str) -> str:
+        text = self[key] = encode_basestring(key)
+        return text
+
+
+def number(value: float | None) -> str:
+    """A float (or None) as the encoders write it: NaN and infinities as null."""
+    if value is None or value - value != 0:
+        return "null"
+    return float.__repr__(value)
+
+
 def _emit_item(item: Any, write: Any, indent: str, encode: Callable[[Any], str]) -> None:
-    if isinstance(item, list | tuple) or (
+    if isinstance(item, Encoded):
+        _emit_item(item.texts, write, indent, str)
+    elif isinstance(item, list | tuple) or (
         isinstance(item, Iterable) and not isinstance(item, str | bytes | Mapping)
     ):
         lead, sep = "[\n" + indent + " ", ",\n" + indent + " "

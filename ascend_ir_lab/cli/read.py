@@ -9,7 +9,13 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ascend_ir_lab.cli.common import dump_records, open_source, select, warn
+from ascend_ir_lab.cli.common import (
+    dump_record_texts,
+    message_record_texts,
+    open_source,
+    select,
+    warn,
+)
 from ascend_ir_lab.errors import InputError
 from ascend_ir_lab.safe_text import for_terminal, one_line
 
@@ -174,18 +180,14 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     flags = [s == "changed" for s in states]
     dumps = [d for d in tl.dumps if flags[d.index] or not args.changed]
     if args.json:
-        from ascend_ir_lab.cli.jsonout import emit
+        from ascend_ir_lab.cli.jsonout import Encoded, emit
 
         emit({
             "path": tl.path, "title": tl.title, "stages": tl.stages,
-            "dumps": dump_records(tl, dumps, states),
-            "messages": (
-                {"stage": m.stage, "after": m.after, "level": m.level, "text": m.text,
-                 "pass": m.pass_name, "banner": m.banner}
-                for m in tl.messages
-            ),
+            "dumps": Encoded(dump_record_texts(tl, dumps, states)),
+            "messages": Encoded(message_record_texts(tl.messages)),
             "warnings": tl.warnings,
-        }, elements=len(dumps) + len(tl.messages))  # fmt: skip
+        })  # fmt: skip
         return 0
     warn(tl)
     print(_summary(tl, flags))

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import re
-from importlib import resources
 from typing import Any
+
+from ascend_ir_lab.package_data import static_text
 
 __all__ = [
     "CENSUS_OPS",
@@ -34,9 +35,7 @@ TABLE_FILE = "sync-ops.json"
 
 def load_table() -> dict[str, Any]:
     """The sync-op table as parsed JSON."""
-    static = resources.files("ascend_ir_lab").joinpath("static")
-    text = static.joinpath(TABLE_FILE).read_text("utf-8")
-    table: dict[str, Any] = json.loads(text)
+    table: dict[str, Any] = json.loads(static_text(TABLE_FILE))
     return table
 
 

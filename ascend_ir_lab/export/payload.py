@@ -89,10 +89,12 @@ def payload_in_making(
     if _findings_of(kept, len(timeline.dumps)):  # a command before found them on this log
         yield _payload(timeline, timeline.changed_flags(), title, source, notes, kept)
         return
-    # The checker reads only the few Dumps it checks (not the whole log's snapshots, which
-    # the page needs): it runs on a second core meanwhile, from the start.
+    # The snapshots come first, compared on both cores where the log is large (and the
+    # checker's copy inherits them); then the checker runs on a second core while the
+    # page is made.
+    flags = timeline.changed_flags()
     with in_parallel(lambda: _sync_check(timeline, store, signature)) as checked:
-        yield _payload(timeline, timeline.changed_flags(), title, source, notes, checked)
+        yield _payload(timeline, flags, title, source, notes, checked)
 
 
 def _payload(
@@ -119,24 +121,24 @@ def _payload(
     if source:  # only a page with its kernel's source maps lines (and imports the mapping)
         from ascend_ir_lab.analysis.locations import source_map
     snap_ids, (before, after) = tl.snapshot_ids(), tl.neighbours()
-    every = tl.dumps
-    for d in every:
-        sid = snap_ids[d.index]
+    counts: list[int] = []  # lines of each payload snapshot
+    # A Dump's index is its place in `tl.dumps`, as the by-index lists it is zipped with.
+    by_index = zip(tl.dumps, snap_ids, before, after, flags, strict=True)
+    for d, sid, prev, following, changed in by_index:
         k = snap_of.get(sid)
         if k is None:
             k = snap_of[sid] = len(snapshots)
             snapshots.append(tl.line_ids(d))
+            counts.append(len(snapshots[k]))
             srcmap.append(
                 [[i, ln] for i, ln in source_map(tl.lines(d), src_file)] if source else []
             )
-        prev, following = before[d.index], after[d.index]
+        i = d.index
         dumps.append({
-            "i": d.index, "stage": stage_of[d.stage], "pass": d.pass_name, "arg": d.arg,
-            "phase": d.phase, "scope": d.scope, "snap": k,
-            "prev": every[prev].index if prev >= 0 else -1,
-            "next": every[following].index if following >= 0 else -1, "changed": flags[d.index],
-            "lines": len(snapshots[k]), "truncated": d.truncated,
-            "ms": _ms(timings.get(d.index)) if timings else None,
+            "i": i, "stage": stage_of[d.stage], "pass": d.pass_name, "arg": d.arg,
+            "phase": d.phase, "scope": d.scope, "snap": k, "prev": prev, "next": following,
+            "changed": changed, "lines": counts[k], "truncated": d.truncated,
+            "ms": _ms(timings.get(i)) if timings else None,
         })  # fmt: skip
     return {
         "format": FORMAT,

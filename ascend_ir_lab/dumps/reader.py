@@ -82,7 +82,7 @@ def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> 
 def end_compiles(data: bytes, out: LogIndex) -> None:
     """A log of several compiles (`compiles.compile_starts`: a log appended to): each
     compile's last MLIR Dump without the tool's output after it, as the log's last is
-    read (`_output_after`); that output is the compile's text. One search per compile;
+    read (`_output_after`, `_module_after`); that output is the compile's text. One search per compile;
     the compiles are taken from the last, so the places found before each cut hold."""
     starts = compile_starts(out.dumps)
     if not starts:
@@ -92,9 +92,12 @@ def end_compiles(data: bytes, out: LogIndex) -> None:
     message_starts = [m.start for m in out.messages]
     for start in reversed(starts):
         dump = out.dumps[start - base - 1]
-        if dump.family != "mlir":
+        if dump.family == "mlir":
+            cut = _output_after(data, dump)
+        elif dump.family.startswith("llvm"):
+            cut = _module_after(data, dump)
+        else:
             continue
-        cut = _output_after(data, dump)
         if cut is dump:
             continue
         out.dumps[dump.index - base] = cut
@@ -155,6 +158,8 @@ def index_part(
                 (last and hi == len(data)) or _output_may_follow(data, dump)
             ):
                 dump = _output_after(data, dump)
+            elif dump.family[0] == "l" and last and hi == len(data):
+                dump = _module_after(data, dump)
             _add_dump(out, data, dump, next_start, last and hi == len(data))
             index += 1
         current, glued = following, glued_next
@@ -208,6 +213,19 @@ def _output_after(data: bytes, dump: Dump) -> Dump:
         if text < dump.body_end:
             return replace(dump, body_end=body_end, end=text, truncated=False)
     return dump
+
+
+def _module_after(data: bytes, dump: Dump) -> Dump:
+    """The log's last LLVM Dump without the module the tool printed after it (`opt -S`,
+    `clang -S -emit-llvm -o -`: stdout, which a file or pipe flushes at exit): a Dump's IR
+    holds one module at most, and its `; ModuleID` line opens it, so a later one starts
+    that output. One search of that one body."""
+    k = data.find(b"\n; ModuleID = ", dump.body_start, dump.body_end)
+    if k < 0 or dump.holds.startswith("diff"):
+        return dump
+    loop = dump.holds.startswith(("loop", "blocks"))
+    body_end, text, truncated = split_region(data, dump.body_start, k + 1, dump.family, loop)
+    return replace(dump, body_end=body_end, end=text, truncated=truncated)
 
 
 def _output_may_follow(data: bytes, dump: Dump) -> bool:

@@ -246,3 +246,32 @@ def test_generic_functions_named_after_their_regions_are_told_apart() -> None:
     )  # fmt: skip
     assert [d.scope for d in tl.dumps] == ["func.func @f", "func.func @g"] * 2
     assert tl.change_states() == ["changed", "changed", "changed", "unchanged"]
+
+
+MODULE = b"; ModuleID = 'k.ll'\nsource_filename = \"k.ll\"\n\ndefine i32 @sum(i32 %n) {\n  ret i32 %n\n}\n"
+FUNCTION_DUMP = b"; *** IR Dump After InstCombinePass on sum ***\ndefine i32 @sum(i32 %n) {\n  ret i32 %n\n}\n"
+
+
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"], ids=["lf", "crlf"])
+@pytest.mark.parametrize(
+    "last", [LLVM_B, FUNCTION_DUMP], ids=["after a module dump", "after a function dump"]
+)
+def test_the_module_printed_after_the_last_llvm_dump_is_no_ir_of_it(last: bytes, end: bytes) -> None:
+    """`opt -S -print-after-all k.ll 2>&1 > log` (`clang -S -emit-llvm -o -`): the module
+    printed to stdout (flushed at exit, after the last Dump) opens with its `; ModuleID`
+    line, which no Dump's IR holds after its first line: messages."""
+    tl = _read((LLVM_A + last + MODULE).replace(b"\n", end))
+    body = last.partition(b"\n")[2]
+    assert tl.raw(tl.dumps[1]) == body.replace(b"\n", end)
+    assert [m.text for m in tl.messages] == [ln for ln in MODULE.decode().splitlines() if ln]
+    assert not tl.dumps[1].truncated and not tl.warnings
+
+
+def test_the_module_printed_after_each_appended_llvm_compile_is_its_text() -> None:
+    """`opt -S ... >> log 2>&1` run after run: each run's module after its last Dump."""
+    passes = (b"SROAPass", b"EarlyCSEPass", b"InstCombinePass")
+    run = b"".join(FUNCTION_DUMP.replace(b"InstCombinePass", p) for p in passes) + MODULE
+    tl = _read(run + run)
+    assert [d.arg for d in tl.dumps] == list(map(bytes.decode, passes)) * 2
+    assert all(tl.raw(d) == FUNCTION_DUMP.partition(b"\n")[2] for d in tl.dumps)
+    assert [m.after for m in tl.messages] == [2] * 5 + [5] * 5

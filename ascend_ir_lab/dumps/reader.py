@@ -19,6 +19,7 @@ from ascend_ir_lab.dumps.body import (
     hard_stop,
     infer_scope,
     line_end,
+    llvm_ir_stop,
     loop_header,
     message_level,
     mlir_scope_look_end,
@@ -232,19 +233,27 @@ def _output_may_follow(data: bytes, dump: Dump) -> bool:
     """Whether a Dump's region may hold the tool's output after its IR (stdout flushed in
     blocks between Dumps, `--split-input-file` with no `-o`), from its last bytes alone: IR
     read as cut short (a header glued to that output), no blank line after it (MLIR prints
-    one, a module two), or a function's IR that ends as a module does (its last op is its
-    terminator, never a `  }`)."""
+    one, a module two), a function's IR that ends as a module does (its last op is its
+    terminator, never a `  }`) or holds a column-0 `{` near its end that opens no resource
+    blob (a JSON object printed after it)."""
     if dump.truncated or dump.end == dump.body_end:
         return True
     if dump.holds == "builtin.module":
         return dump.end - dump.body_end < 2 or data[dump.end - 2 : dump.end] == b"\r\n"
-    return data[dump.body_end - 7 : dump.body_end] == b"\n  }\n}\n"
+    if data[dump.body_end - 7 : dump.body_end] == b"\n  }\n}\n":
+        return True
+    brace = data.rfind(b"{", max(dump.body_start + 1, dump.body_end - 256), dump.body_end)
+    return brace > 0 and data[brace - 1] == 10 and data[brace + 1 : brace + 3] != b"-#"
 
 
 # Where the one op a Dump prints is done: two blank lines; one before a column-0 line that
-# is no resource blob's `{-#` (the IR of one op holds no other blank line at column 0); or
-# after the column-0 line that closes the op, one before any line (output cut mid-line).
-_IR_DONE = re.compile(rb"(?P<a>\n)\r?\n(?:\r?\n|(?=[^\s{]))|\n\}[^\n]*(?P<b>\n)(?=\r?\n[^\r\n{])")
+# is no resource blob's `{-#` (the IR of one op holds no other blank line at column 0; a
+# JSON object a script prints opens with a `{` alone); or after the column-0 line that
+# closes the op, one before any line (output cut mid-line).
+_IR_DONE = re.compile(
+    rb"(?P<a>\n)\r?\n(?:\r?\n|(?=[^\s{]|\{(?!-#)))"
+    rb"|\n\}[^\n]*(?P<b>\n)(?=\r?\n(?:[^\r\n{]|\{(?!-#)))"
+)
 
 
 def _plain_dump(
@@ -411,6 +420,10 @@ def _llvm_split(
     as unfinished IR (the assembly `llc -o -` prints, flushed at exit, indented by tabs),
     ends with its `# End machine code for function` line."""
     found = split_region(data, body_start, region_end, family, loop)
+    if not loop:  # a function's or module's IR, where a pass's debug output may follow it
+        stop = llvm_ir_stop(data, body_start, found[1], region_end)
+        if stop < found[0]:
+            return split_region(data, body_start, stop, family)
     if not found[2] or data[body_start : body_start + 14] != b"# Machine code":
         return found
     k = data.find(b"\n# End machine code for function ", body_start, region_end)

@@ -108,6 +108,26 @@ REGION = (
 PASS_NUMBERS = (
     b" Running pass 3 InstSimplifyPass on sum\n Running pass 4 VerifierPass on [module]\n"
 )
+# `-debug-only=loop-vectorize`: the vectorizer's lines and its VPlan, whose labels and
+# column-0 `}` read as LLVM IR, printed after the dump of the pass before it.
+LOOP_FN = (
+    b"define i32 @sum(i32 %n) {\nentry:\n  br label %loop\n\nloop:\n"
+    b"  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]\n  %i.next = add i32 %i, 1\n"
+    b"  %c = icmp eq i32 %i.next, %n\n  br i1 %c, label %exit, label %loop\n\nexit:\n  ret i32 %n\n}\n"
+)
+VPLAN = (
+    b"LV: Checking a loop in 'sum' from k.ll\nLV: Found a loop: loop\n"
+    b"VPlan 'Initial VPlan for VF={4},UF>=1' {\nLive-in vp<%0> = VF * UF\n\nvector.ph:\n"
+    b"Successor(s): vector loop\n\n<x1> vector loop: {\n  vector.body:\n"
+    b"    EMIT vp<%1> = CANONICAL-INDUCTION ir<0>, vp<%index.next>\n  No successors\n}\n"
+    b"Successor(s): middle.block\n\nmiddle.block:\nNo successors\n}\nLV: Selecting VF: 1.\n"
+)
+# What a script prints between compiles (`print(json.dumps(config, indent=2))`), and a
+# graph a pass writes to stderr (`-view-op-graph`, `-dot-cfg` to stderr): a column-0
+# `{` or `digraph` line opens it, a column-0 `}` closes it, as IR closes.
+JSON = b'{\n  "num_warps": 4,\n  "num_stages": 3\n}\n'
+GRAPH = b'digraph G {\n  compound = true;\n  subgraph cluster_1 {\n    v2 [label = "func.func"];\n  }\n}\n'
+MLIR_FN = b"func.func @f() {\n  return\n}\n"
 
 
 def _levels(text: bytes, *levels: str) -> list[tuple[str, str]]:
@@ -173,6 +193,20 @@ FORMS = [
      [("Polly - Simplify", "polly-simplify", "after", "blocks from %for.body", "blocks from %for.body", "", REGION)], []),
     ("llvm -print-pass-numbers, indented", "llvm", PASS_NUMBERS, [],
      [("text", line.decode()) for line in PASS_NUMBERS.splitlines()]),
+    ("llvm -debug-only=loop-vectorize with a VPlan", "llvm",
+     b"; *** IR Dump After LCSSAPass on sum ***\n" + LOOP_FN + VPLAN,
+     [("LCSSAPass", "LCSSAPass", "after", "function @sum", "function @sum", "", LOOP_FN)],
+     [("text", line.decode()) for line in VPLAN.splitlines() if line.strip()]),
+    ("json object printed after llvm ir", "llvm", JSON, [],
+     [("text", line.decode()) for line in JSON.splitlines()]),
+    ("graph printed after llvm ir", "llvm", GRAPH, [],
+     [("text", line.decode()) for line in GRAPH.splitlines()]),
+    ("json object printed after mlir ir", "mlir", JSON, [],
+     [("text", line.decode()) for line in JSON.splitlines()]),
+    ("json object printed after an mlir function's ir", "mlir",
+     b"// -----// IR Dump After CSE (cse) ('func.func' operation: @f) //----- //\n" + MLIR_FN + b"\n" + JSON + b"\n",
+     [("CSE", "cse", "after", "func.func @f", "func.func @f", "", MLIR_FN)],
+     [("text", line.decode()) for line in JSON.splitlines()]),
     ("bishengir note", "mlir",
      b"[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.\n", [],
      [("note", "[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.")]),
@@ -249,14 +283,18 @@ def test_generic_functions_named_after_their_regions_are_told_apart() -> None:
 
 
 MODULE = b"; ModuleID = 'k.ll'\nsource_filename = \"k.ll\"\n\ndefine i32 @sum(i32 %n) {\n  ret i32 %n\n}\n"
-FUNCTION_DUMP = b"; *** IR Dump After InstCombinePass on sum ***\ndefine i32 @sum(i32 %n) {\n  ret i32 %n\n}\n"
+FUNCTION_DUMP = (
+    b"; *** IR Dump After InstCombinePass on sum ***\ndefine i32 @sum(i32 %n) {\n  ret i32 %n\n}\n"
+)
 
 
 @pytest.mark.parametrize("end", [b"\n", b"\r\n"], ids=["lf", "crlf"])
 @pytest.mark.parametrize(
     "last", [LLVM_B, FUNCTION_DUMP], ids=["after a module dump", "after a function dump"]
 )
-def test_the_module_printed_after_the_last_llvm_dump_is_no_ir_of_it(last: bytes, end: bytes) -> None:
+def test_the_module_printed_after_the_last_llvm_dump_is_no_ir_of_it(
+    last: bytes, end: bytes
+) -> None:
     """`opt -S -print-after-all k.ll 2>&1 > log` (`clang -S -emit-llvm -o -`): the module
     printed to stdout (flushed at exit, after the last Dump) opens with its `; ModuleID`
     line, which no Dump's IR holds after its first line: messages."""

@@ -34,6 +34,14 @@ FORMS = [
     ("llvm ignored and invalidated banners",
      b"*** IR Pass PassManager<llvm::Function> on f ignored ***\n*** IR Pass LoopDeletionPass invalidated ***\n", "llvm",
      [], [("PassManager<llvm::Function>", "ignored"), ("LoopDeletionPass", "invalidated")]),
+    ("llvm 12 banners naming their unit inside",
+     b"*** IR Dump After InlinerPass (scc: (f, g)) omitted because no change ***\n"
+     b"*** IR Dump After LoopRotatePass (loop: %loop) filtered out ***\n"
+     b"*** IR Pass PassManager<llvm::Function> (function: f) ignored ***\n", "llvm",
+     [], [("InlinerPass", "unchanged"), ("LoopRotatePass", "filtered"), ("PassManager<llvm::Function>", "ignored")]),
+    ("llvm 12 cgscc dump naming its unit after the stars",
+     b"*** IR Dump After InlinerPass *** (scc: (f, g))\ndefine void @f() {\n  ret void\n}\n", "llvm",
+     [("InlinerPass", "", "after", "cgscc (f, g)", "cgscc (f, g)", "")], []),
     ("llvm deleted banner", b"*** IR Deleted After GlobalDCEPass on g ***\n", "llvm",
      [], [("GlobalDCEPass", "deleted")]),
     ("llvm dump at start", b"*** IR Dump At Start ***\n" + MODULE, "llvm",

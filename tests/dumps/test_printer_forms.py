@@ -128,6 +128,20 @@ VPLAN = (
 JSON = b'{\n  "num_warps": 4,\n  "num_stages": 3\n}\n'
 GRAPH = b'digraph G {\n  compound = true;\n  subgraph cluster_1 {\n    v2 [label = "func.func"];\n  }\n}\n'
 MLIR_FN = b"func.func @f() {\n  return\n}\n"
+# A program whose strings hold a printer's banners (LLVM's own, compiled with its dumps on):
+# the IR holds them inside a string constant, after other text on the line.
+LLVM_STRINGS = (
+    b"; ModuleID = 'm'\n@.str = private constant [26 x i8] c\"*** IR Dump After foo ***\\00\", align 1\n"
+    b'@.str.1 = private constant [59 x i8] c"*** IR Dump After {0} on {1} omitted because no change ***\\0A\\00"\n'
+    b'@.str.2 = private constant [40 x i8] c"// -----// IR Dump After CSE (cse) //----- //\\00"\n'
+    b"define i32 @sum(i32 %n) {\n  ret i32 %n\n}\n"
+)
+MLIR_STRINGS = (
+    b"module {\n"
+    b'  llvm.mlir.global internal constant @s("*** IR Dump After foo ***\\00") : !llvm.array<26 x i8>\n'
+    b'  llvm.mlir.global internal constant @t("// -----// IR Dump After CSE (cse) //----- //") : !llvm.array<45 x i8>\n'
+    b"}\n"
+)
 
 
 def _levels(text: bytes, *levels: str) -> list[tuple[str, str]]:
@@ -313,3 +327,26 @@ def test_the_module_printed_after_each_appended_llvm_compile_is_its_text() -> No
     assert [d.arg for d in tl.dumps] == list(map(bytes.decode, passes)) * 2
     assert all(tl.raw(d) == FUNCTION_DUMP.partition(b"\n")[2] for d in tl.dumps)
     assert [m.after for m in tl.messages] == [2] * 5 + [5] * 5
+
+
+@pytest.mark.parametrize(
+    ("header", "ir", "lang", "args"),
+    [
+        (b"; *** IR Dump After GlobalOptPass on [module] ***\n", LLVM_STRINGS, "llvm",
+         ["VerifierPass", "GlobalOptPass", "GlobalDCEPass"]),
+        (b"// -----// IR Dump After SCCP (sccp) //----- //\n", MLIR_STRINGS + b"\n", "mlir",
+         ["cse", "sccp", "canonicalize"]),
+    ],
+    ids=["llvm", "mlir"],
+)  # fmt: skip
+def test_a_banner_inside_a_string_constant_is_no_header(
+    header: bytes, ir: bytes, lang: str, args: list[str]
+) -> None:
+    """A program whose strings hold a printer's banners (LLVM's own, compiled with its
+    dumps on): the IR holds them in string constants, after other text on the line (an
+    odd count of quotes before them), and no Dump starts there."""
+    a, b = (MLIR_A, MLIR_B) if lang == "mlir" else (LLVM_A, LLVM_B)
+    tl = _read(a + header + ir + b)
+    assert [d.arg for d in tl.dumps] == args
+    assert tl.raw(tl.dumps[1]) == ir.rstrip(b"\n") + b"\n"
+    assert not tl.messages and not any(d.truncated for d in tl.dumps)

@@ -50,8 +50,10 @@ _LEVELS = (
     (re.compile(rb"\[INFO\]|^INFO\b"), "info"),
 )
 
+# An op and its symbol: the words between them its visibility (`tt.func public @k`) or, for
+# `llvm.func`, linkage, visibility and calling convention (`llvm.func internal fastcc @f`).
 _SCOPE_SYM = re.compile(
-    rb"^\"?(?P<op>[a-z_][\w$]*(?:\.[\w$]+)*)\"?(?:\s+(?:public|private|nested))?\s+"
+    rb"^\"?(?P<op>[a-z_][\w$]*(?:\.[\w$]+)*)\"?(?:[ \t]+[a-z_]\w*){0,4}[ \t]+"
     rb"@(?P<sym>\"[^\"]*\"|[\w$.-]+)"
 )
 # The generic form MLIR prints for IR that fails to verify (-mlir-print-ir-after-failure):

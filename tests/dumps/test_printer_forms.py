@@ -350,3 +350,24 @@ def test_a_banner_inside_a_string_constant_is_no_header(
     assert [d.arg for d in tl.dumps] == args
     assert tl.raw(tl.dumps[1]) == ir.rstrip(b"\n") + b"\n"
     assert not tl.messages and not any(d.truncated for d in tl.dumps)
+
+
+def test_llvm_funcs_with_linkage_are_told_apart() -> None:
+    """`llvm.func` prints its linkage, visibility and calling convention before its symbol
+    (`llvm.func internal fastcc @f`): a pass anchored on `llvm.func` prints each function
+    on its own, and each one's dumps follow its own."""
+
+    def dump(name: bytes, arg: bytes, head: bytes, body: bytes = b"") -> bytes:
+        return (
+            b"// -----// IR Dump After " + name + b" (" + arg + b") //----- //\n"
+            + head + b" {\n" + body + b"  llvm.return\n}\n\n"
+        )  # fmt: skip
+
+    f, g = b"llvm.func internal fastcc @f()", b"llvm.func linkonce_odr hidden @g()"
+    const = b"  %0 = llvm.mlir.constant(0 : i32) : i32\n"
+    tl = _read(
+        dump(b"CSE", b"cse", f, const) + dump(b"CSE", b"cse", g)
+        + dump(b"Canonicalizer", b"canonicalize", f) + dump(b"Canonicalizer", b"canonicalize", g)
+    )  # fmt: skip
+    assert [d.scope for d in tl.dumps] == ["llvm.func @f", "llvm.func @g"] * 2
+    assert tl.change_states() == ["changed", "changed", "changed", "unchanged"]

@@ -416,19 +416,20 @@ def _blocks_scope(data: bytes, body_start: int, body_end: int, scope: str, langu
 def _llvm_split(
     data: bytes, body_start: int, region_end: int, family: str, loop: bool
 ) -> tuple[int, int, bool]:
-    """`split_region` of LLVM IR; a function's machine code that other output follows, read
-    as unfinished IR (the assembly `llc -o -` prints, flushed at exit, indented by tabs),
-    ends with its `# End machine code for function` line."""
+    """`split_region` of LLVM IR; a function's machine code ends with its `# End machine
+    code for function` line, and what follows is output (flushed at exit: the assembly
+    `llc -o -` prints, indented by tabs and read as unfinished IR, or the MIR of
+    `-stop-after`, read as more of it)."""
     found = split_region(data, body_start, region_end, family, loop)
     if not loop:  # a function's or module's IR, where a pass's debug output may follow it
         stop = llvm_ir_stop(data, body_start, found[1], region_end)
         if stop < found[0]:
             return split_region(data, body_start, stop, family)
-    if not found[2] or data[body_start : body_start + 14] != b"# Machine code":
+    if data[body_start : body_start + 14] != b"# Machine code":
         return found
-    k = data.find(b"\n# End machine code for function ", body_start, region_end)
+    k = data.rfind(b"\n# End machine code for function ", body_start, found[0])
     nl = data.find(b"\n", k + 1, region_end) if k >= 0 else -1
-    if nl < 0:  # no End line, or the log ends on it: unfinished as read
+    if nl < 0 or nl + 1 >= found[0]:  # no End line, the log ends on it, or it ends the IR
         return found
     return nl + 1, blank_run_end(data, nl + 1, region_end), False
 

@@ -434,3 +434,17 @@ def test_assembly_printed_after_the_last_machine_code_dump_is_no_ir_of_it() -> N
     assert [m.text for m in tl.messages] == asm.decode().splitlines()
     assert not tl.dumps[1].truncated and not tl.warnings
     assert tl.change_states() == ["changed", "unchanged"]
+
+
+def test_the_mir_printed_after_the_last_machine_code_dump_is_no_ir_of_it() -> None:
+    """`llc -stop-after=finalize-isel -print-after-all k.ll -o - 2>&1`: the MIR (flushed at
+    exit, its `---`/`...` documents lines machine IR holds too) after the last function's
+    machine code: messages, the Dump ending with its `# End machine code` line."""
+    machine = MACHINE.replace(b"(machine-sink)", b"(finalize-isel)")
+    mir = b"--- |\n  ; ModuleID = 'k.ll'\n  define void @f() {\n    ret void\n  }\n...\n"
+    mir += b"---\nname:            f\nbody:             |\n  bb.0:\n    RET 0\n...\n"
+    tl = _read(MACHINE + machine + mir)
+    assert tl.raw(tl.dumps[1]) == tl.raw(tl.dumps[0])
+    assert [m.text for m in tl.messages] == mir.decode().splitlines()
+    assert not tl.dumps[1].truncated and not tl.warnings
+    assert tl.change_states() == ["changed", "unchanged"]

@@ -219,7 +219,7 @@ def scope_range(lines: list[str], scope: str) -> tuple[int, int] | None:
     """[start, end) line indices of one symbol op (`func.func @k`) inside a module's lines."""
     op, _, sym = scope.partition(" @")
     head = re.compile(
-        rf"^(\s*)\"?{re.escape(op)}\"?(?:\s+(?:public|private|nested))?\s+@\"?{re.escape(sym)}\b"
+        rf"^(\s*)\"?{re.escape(op)}\"?(?:[ \t]+[a-z_]\w*){{0,4}}[ \t]+@\"?{re.escape(sym)}\b"
     )
     for i, line in enumerate(lines):
         m = head.match(line)

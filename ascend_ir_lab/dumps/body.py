@@ -50,8 +50,10 @@ _LEVELS = (
     (re.compile(rb"\[INFO\]|^INFO\b"), "info"),
 )
 
+# An op and its symbol: the words between them its visibility (`tt.func public @k`) or, for
+# `llvm.func`, linkage, visibility and calling convention (`llvm.func internal fastcc @f`).
 _SCOPE_SYM = re.compile(
-    rb"^\"?(?P<op>[a-z_][\w$]*(?:\.[\w$]+)*)\"?(?:\s+(?:public|private|nested))?\s+"
+    rb"^\"?(?P<op>[a-z_][\w$]*(?:\.[\w$]+)*)\"?(?:[ \t]+[a-z_]\w*){0,4}[ \t]+"
     rb"@(?P<sym>\"[^\"]*\"|[\w$.-]+)"
 )
 # The generic form MLIR prints for IR that fails to verify (-mlir-print-ir-after-failure):
@@ -162,6 +164,54 @@ def split_region(
     # even if IR-looking lines (indented frames, dotted exception names) follow it.
     cut = hard_stop(data, body_start - 1, region_end)
     return ir_end(data, body_start, cut, family, open_end=loop)
+
+
+# A column-0 line that no LLVM IR holds (a function, a module, an SCC's functions: their
+# column-0 lines are comments, globals, types, metadata, attribute groups, declarations,
+# labels and the closing brace): a pass's debug output (`LV: Checking a loop`, a VPlan
+# whose `}` and labels read as IR), a graph or JSON object a tool printed. It and all
+# after it are text.
+_NOT_LLVM_IR = re.compile(
+    rb"\n(?![ \t\r\n;!@%$^#}]|\Z|attributes |declare |define |source_filename|target "
+    rb'|module asm |uselistorder|"[^"\n]*":|[-\w.$]+:(?:[ \t]+;|[ \t]*\r?(?:\n|\Z)))'
+)
+
+
+def llvm_ir_stop(data: bytes, body_start: int, text_start: int, region_end: int) -> int:
+    """Where LLVM IR read as [body_start, text_start) must end at the latest: the start of
+    its first column-0 line that no LLVM IR holds; else `text_start`. Looked for only where
+    text may be in it (messages follow it, or its last lines open a brace: a graph or JSON
+    object that ends in `}`), and only after its first function closes: a Dump's IR is
+    printed whole, with no text inside. Machine code (`# Machine code for function`, MIR)
+    has column-0 lines of its own."""
+    if data[body_start : body_start + 1] in (b"#", b"-"):
+        return text_start
+    if (
+        text_start == region_end
+        and data.find(b"{", max(body_start, text_start - 256), text_start) < 0
+    ):
+        return text_start
+    m = _NOT_LLVM_IR.search(data, _first_close(data, body_start, text_start), text_start)
+    if m is None or data.rfind(b"\n# Machine code for function ", body_start, m.start()) >= 0:
+        return text_start
+    return m.start() + 1
+
+
+def _first_close(data: bytes, lo: int, hi: int) -> int:
+    """The newline before the first column-0 `}` in [lo, hi) (a function's end), or `lo`
+    where a few looks find none (a brace byte is found at memory speed; one inside a line,
+    a struct type's, is looked past)."""
+    k = lo
+    for _ in range(_CLOSE_LOOKS):
+        k = data.find(b"}", k + 1, hi)
+        if k < 0:
+            return lo
+        if data[k - 1] == 10:  # `\n`
+            return k - 1
+    return lo
+
+
+_CLOSE_LOOKS = 16
 
 
 def line_end(data: bytes, pos: int) -> int:

@@ -19,6 +19,7 @@ from ascend_ir_lab.dumps.packed import compression_of, read_streamed, unread_com
 from ascend_ir_lab.dumps.parallel import index_in_parts
 from ascend_ir_lab.dumps.prefixes import (
     Stream,
+    indent_prefix,
     line_prefixes,
     split_streams,
     stream_tag,
@@ -244,7 +245,7 @@ class LogBuilder:
             self._add_index(path, data, name, idx, stream.prefix.decode("utf-8", "replace"))
             out.dumps.extend(idx.dumps)
             out.messages.extend(idx.messages)
-        named = [s.prefix.decode("utf-8", "replace").strip() for s in streams[1:]]
+        named = [_shown(s.prefix.decode("utf-8", "replace")) for s in streams[1:]]
         shown = ", ".join(repr(n) for n in named[:4]) + (" ..." if len(named) > 4 else "")
         self.warnings.append(f"{path}: every line carries a prefix ({shown}); read without it")
         return out
@@ -279,6 +280,11 @@ class LogBuilder:
         )  # fmt: skip
 
 
+def _shown(prefix: str) -> str:
+    """A prefix as a warning names it: its text, or (an indent) its blanks."""
+    return prefix.strip() or prefix
+
+
 def _index(
     path: Path, data: bytes, stage: str, key: str | None = None
 ) -> tuple[LogIndex, Path | None, list[bytes]]:
@@ -298,6 +304,10 @@ def _index(
         if line_prefixes(data, [(data.rfind(b"\n", 0, start) + 1, start)]):
             leads = [(data.rfind(b"\n", 0, s) + 1, s) for s, _, _ in find_headers(data)]
             return LogIndex(), None, line_prefixes(data, [(a, s) for a, s in leads if a < s])
+    if first is not None and data[start : start + 1] in (b" ", b"\t"):
+        indent = indent_prefix(data, start, first[1])  # every line indented alike?
+        if indent is not None:
+            return LogIndex(), None, [indent]
     idx = index_in_parts(data, stage=stage, log_id=0)
     if idx is None:  # a small log, or one that cannot be read on several cores
         idx = index_log(data, stage=stage, log_id=0)

@@ -317,14 +317,19 @@ def _llvm_pass(body: str, family: str) -> tuple[str, str, str]:
         legacy = _legacy_pass(body)
         if legacy is not None:
             return legacy
-    if name.endswith(")"):
-        k = name.rfind(" (")
-        inner = name[k + 2 : -1] if k > 0 else ""
-        if k > 0 and "(" not in inner and (inner == "module" or inner.startswith(_UNIT_KINDS)):
-            unit, name = unit or f"({inner})", name[:k]
+    m = _UNIT_IN_NAME.search(name) if name.endswith(")") else None
+    if m is not None:
+        unit, name = unit or f"({m['inner']})", name[: m.start()]
     name = _PASS_NUMBER.sub("", name, count=1)
     arg = name if family == "llvm" or unit else ""  # the new pass manager names only a class
     return name, arg, unit
+
+
+# The unit the first `-print-changed` (LLVM 12) names inside its banners, after the pass:
+# `InstSimplifyPass (function: f)`, `InlinerPass (scc: (f, g))`, `VerifierPass (module)`.
+_UNIT_IN_NAME = re.compile(
+    r" \((?P<inner>module|(?:function|scc|loop|module|cgscc): [^()]*(?:\([^()]*\))?)\)$"
+)
 
 
 def _legacy_pass(body: str) -> tuple[str, str, str] | None:

@@ -1,6 +1,7 @@
 """Logs whose every line carries a prefix: CI timestamps (`2026-12-01T10:00:00.1234567Z `,
 `[2026-12-01 10:00:00] `), launchers' stream tags (`[rank0]:`, `[1,0]<stderr>:`,
-`svc-1  | `, `[pod/x/c] `), or both.
+`svc-1  | `, `[pod/x/c] `), or both; or an indent alike on every line (a log pasted from
+Markdown, `indent_prefix`).
 
 A header line that other output precedes (`reader.LogIndex.leads`) is a prefixed one when
 the lines after it (other streams' lines between) carry the same prefix, its timestamps and
@@ -136,6 +137,25 @@ def line_prefixes(data: bytes, leads: list[tuple[int, int]]) -> list[bytes]:
         if len(found) >= MAX_STREAMS:
             break
     return list(found)
+
+
+def indent_prefix(data: bytes, start: int, end: int) -> bytes | None:
+    """The pattern of the indent every line of an indented log carries (a log pasted from
+    Markdown or an issue, a wrapper that indents what it runs), from its first header line
+    [start, end): the blanks that open it, where the first non-blank line after it (the
+    IR a Dump opens at column 0, or the next header) carries the same blanks before its
+    text; else None. A header indented alone is no prefix."""
+    m = _INDENT.match(bytes(data[start : min(end, start + 64)]))
+    if m is None:
+        return None
+    after = _NEXT_TEXT.match(bytes(data[end : end + 4096]))  # a slice: a block-read log too
+    if after is None or after["indent"] != m.group():
+        return None
+    return prefix_pattern(m.group())
+
+
+_INDENT = re.compile(rb"[ \t]+(?=\S)")
+_NEXT_TEXT = re.compile(rb"(?:[ \t]*\r?\n)*(?P<indent>[ \t]*)\S")
 
 
 _LOOK_LINES = 256  # lines after a header looked at for its prefix (other streams between)

@@ -19,6 +19,7 @@ from ascend_ir_lab.dumps.body import (
     hard_stop,
     infer_scope,
     line_end,
+    llvm_ir_stop,
     loop_header,
     message_level,
     mlir_scope_look_end,
@@ -82,7 +83,7 @@ def index_log(data: bytes, *, stage: str, log_id: int, first_index: int = 0) -> 
 def end_compiles(data: bytes, out: LogIndex) -> None:
     """A log of several compiles (`compiles.compile_starts`: a log appended to): each
     compile's last MLIR Dump without the tool's output after it, as the log's last is
-    read (`_output_after`); that output is the compile's text. One search per compile;
+    read (`_output_after`, `_module_after`); that output is the compile's text. One search per compile;
     the compiles are taken from the last, so the places found before each cut hold."""
     starts = compile_starts(out.dumps)
     if not starts:
@@ -92,9 +93,12 @@ def end_compiles(data: bytes, out: LogIndex) -> None:
     message_starts = [m.start for m in out.messages]
     for start in reversed(starts):
         dump = out.dumps[start - base - 1]
-        if dump.family != "mlir":
+        if dump.family == "mlir":
+            cut = _output_after(data, dump)
+        elif dump.family.startswith("llvm"):
+            cut = _module_after(data, dump)
+        else:
             continue
-        cut = _output_after(data, dump)
         if cut is dump:
             continue
         out.dumps[dump.index - base] = cut
@@ -155,6 +159,8 @@ def index_part(
                 (last and hi == len(data)) or _output_may_follow(data, dump)
             ):
                 dump = _output_after(data, dump)
+            elif dump.family[0] == "l" and last and hi == len(data):
+                dump = _module_after(data, dump)
             _add_dump(out, data, dump, next_start, last and hi == len(data))
             index += 1
         current, glued = following, glued_next
@@ -210,23 +216,44 @@ def _output_after(data: bytes, dump: Dump) -> Dump:
     return dump
 
 
+def _module_after(data: bytes, dump: Dump) -> Dump:
+    """The log's last LLVM Dump without the module the tool printed after it (`opt -S`,
+    `clang -S -emit-llvm -o -`: stdout, which a file or pipe flushes at exit): a Dump's IR
+    holds one module at most, and its `; ModuleID` line opens it, so a later one starts
+    that output. One search of that one body."""
+    k = data.find(b"\n; ModuleID = ", dump.body_start, dump.body_end)
+    if k < 0 or dump.holds.startswith("diff"):
+        return dump
+    loop = dump.holds.startswith(("loop", "blocks"))
+    body_end, text, truncated = split_region(data, dump.body_start, k + 1, dump.family, loop)
+    return replace(dump, body_end=body_end, end=text, truncated=truncated)
+
+
 def _output_may_follow(data: bytes, dump: Dump) -> bool:
     """Whether a Dump's region may hold the tool's output after its IR (stdout flushed in
     blocks between Dumps, `--split-input-file` with no `-o`), from its last bytes alone: IR
     read as cut short (a header glued to that output), no blank line after it (MLIR prints
-    one, a module two), or a function's IR that ends as a module does (its last op is its
-    terminator, never a `  }`)."""
+    one, a module two), a function's IR that ends as a module does (its last op is its
+    terminator, never a `  }`) or holds a column-0 `{` near its end that opens no resource
+    blob (a JSON object printed after it)."""
     if dump.truncated or dump.end == dump.body_end:
         return True
     if dump.holds == "builtin.module":
         return dump.end - dump.body_end < 2 or data[dump.end - 2 : dump.end] == b"\r\n"
-    return data[dump.body_end - 7 : dump.body_end] == b"\n  }\n}\n"
+    if data[dump.body_end - 7 : dump.body_end] == b"\n  }\n}\n":
+        return True
+    brace = data.rfind(b"{", max(dump.body_start + 1, dump.body_end - 256), dump.body_end)
+    return brace > 0 and data[brace - 1] == 10 and data[brace + 1 : brace + 3] != b"-#"
 
 
 # Where the one op a Dump prints is done: two blank lines; one before a column-0 line that
-# is no resource blob's `{-#` (the IR of one op holds no other blank line at column 0); or
-# after the column-0 line that closes the op, one before any line (output cut mid-line).
-_IR_DONE = re.compile(rb"(?P<a>\n)\r?\n(?:\r?\n|(?=[^\s{]))|\n\}[^\n]*(?P<b>\n)(?=\r?\n[^\r\n{])")
+# is no resource blob's `{-#` (the IR of one op holds no other blank line at column 0; a
+# JSON object a script prints opens with a `{` alone); or after the column-0 line that
+# closes the op, one before any line (output cut mid-line).
+_IR_DONE = re.compile(
+    rb"(?P<a>\n)\r?\n(?:\r?\n|(?=[^\s{]|\{(?!-#)))"
+    rb"|\n\}[^\n]*(?P<b>\n)(?=\r?\n(?:[^\r\n{]|\{(?!-#)))"
+)
 
 
 def _plain_dump(
@@ -389,15 +416,20 @@ def _blocks_scope(data: bytes, body_start: int, body_end: int, scope: str, langu
 def _llvm_split(
     data: bytes, body_start: int, region_end: int, family: str, loop: bool
 ) -> tuple[int, int, bool]:
-    """`split_region` of LLVM IR; a function's machine code that other output follows, read
-    as unfinished IR (the assembly `llc -o -` prints, flushed at exit, indented by tabs),
-    ends with its `# End machine code for function` line."""
+    """`split_region` of LLVM IR; a function's machine code ends with its `# End machine
+    code for function` line, and what follows is output (flushed at exit: the assembly
+    `llc -o -` prints, indented by tabs and read as unfinished IR, or the MIR of
+    `-stop-after`, read as more of it)."""
     found = split_region(data, body_start, region_end, family, loop)
-    if not found[2] or data[body_start : body_start + 14] != b"# Machine code":
+    if not loop:  # a function's or module's IR, where a pass's debug output may follow it
+        stop = llvm_ir_stop(data, body_start, found[1], region_end)
+        if stop < found[0]:
+            return split_region(data, body_start, stop, family)
+    if data[body_start : body_start + 14] != b"# Machine code":
         return found
-    k = data.find(b"\n# End machine code for function ", body_start, region_end)
+    k = data.rfind(b"\n# End machine code for function ", body_start, found[0])
     nl = data.find(b"\n", k + 1, region_end) if k >= 0 else -1
-    if nl < 0:  # no End line, or the log ends on it: unfinished as read
+    if nl < 0 or nl + 1 >= found[0]:  # no End line, the log ends on it, or it ends the IR
         return found
     return nl + 1, blank_run_end(data, nl + 1, region_end), False
 

@@ -248,6 +248,10 @@ def lead(raw: bytes) -> tuple[int, Header] | None:
             # `// *** IR Dump After Successful Folding ***` after a debug tag (`[greedy-rewriter
             # file.cpp:185 1] `): a pattern driver's debug log, every line tagged, no dump
             continue
+        if raw.count(b'"', 0, k) % 2:
+            # inside a string the IR holds (LLVM's `c"*** IR Dump After f ***\00"`, MLIR's
+            # `llvm.mlir.global ... ("...")`): its text, no header
+            continue
         rest = raw[k:]
         header = _parse(_ANSI.sub(b"", rest) if b"\x1b" in rest else rest)
         if header is not None:

@@ -112,9 +112,10 @@ def _tree_place(folder: Path, f: Path) -> tuple[tuple[str, ...], tuple[int, ...]
     return tuple(parts[:-1]), tuple(int(n) for n in m["nums"].split("_")) if m else ()
 
 
-# an op with a symbol as MLIR prints it: `func.func @f(`, `func.func private @g(`
+# an op with a symbol as MLIR prints it: `func.func @f(`, `func.func private @g(`,
+# `llvm.func internal fastcc @h(`
 _SYMBOL_OP = re.compile(
-    rb"^[ \t]*([a-z][\w$]*(?:\.[\w$]+)+)[ \t]+(?:(?:public|private|nested)[ \t]+)?@(\"[^\"\n]*\"|[\w$.-]+)",
+    rb"^[ \t]*([a-z][\w$]*(?:\.[\w$]+)+)[ \t]+(?:[a-z_]\w*[ \t]+){0,4}@(\"[^\"\n]*\"|[\w$.-]+)",
     re.M,
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ascend_ir_lab.analysis.align import align, counterpart, first_divergence
 from ascend_ir_lab.analysis.locations import aliases, ops_for_line, source_map
 from ascend_ir_lab.analysis.normalize import Normalization, normalize_lines, strip_loc
-from ascend_ir_lab.analysis.ops import Census, census_text, lifecycle
+from ascend_ir_lab.analysis.ops import Census, census_text, lifecycle, scope_text
 from ascend_ir_lab.dumps import open_timeline, read_log
 from tests.conftest import ASCEND
 
@@ -45,6 +45,13 @@ def test_function_scope_log_credits_the_function_pass_not_the_module_dump() -> N
 def test_census_text_counts_generic_and_multi_result_ops() -> None:
     text = '  %0:2 = scf.for %i = %a to %b {\n  "tt.return"() : () -> ()\n  %x, %y = foo.bar %z\n'
     assert census_text(text) == {"scf.for": 1, "tt.return": 1, "foo.bar": 1}
+
+
+def test_scope_text_finds_an_op_whose_symbol_follows_its_linkage() -> None:
+    lines = ["module {", "  llvm.func internal fastcc @f() {", "    llvm.return", "  }",
+             "  llvm.func @g() {", "    llvm.return", "  }", "}"]  # fmt: skip
+    assert scope_text(lines, "llvm.func @f") == "\n".join(lines[1:4])
+    assert scope_text(lines, "llvm.func @g") == "\n".join(lines[4:7])
 
 
 def test_normalisation_drops_locations_and_names() -> None:

@@ -34,6 +34,14 @@ FORMS = [
     ("llvm ignored and invalidated banners",
      b"*** IR Pass PassManager<llvm::Function> on f ignored ***\n*** IR Pass LoopDeletionPass invalidated ***\n", "llvm",
      [], [("PassManager<llvm::Function>", "ignored"), ("LoopDeletionPass", "invalidated")]),
+    ("llvm 12 banners naming their unit inside",
+     b"*** IR Dump After InlinerPass (scc: (f, g)) omitted because no change ***\n"
+     b"*** IR Dump After LoopRotatePass (loop: %loop) filtered out ***\n"
+     b"*** IR Pass PassManager<llvm::Function> (function: f) ignored ***\n", "llvm",
+     [], [("InlinerPass", "unchanged"), ("LoopRotatePass", "filtered"), ("PassManager<llvm::Function>", "ignored")]),
+    ("llvm 12 cgscc dump naming its unit after the stars",
+     b"*** IR Dump After InlinerPass *** (scc: (f, g))\ndefine void @f() {\n  ret void\n}\n", "llvm",
+     [("InlinerPass", "", "after", "cgscc (f, g)", "cgscc (f, g)", "")], []),
     ("llvm deleted banner", b"*** IR Deleted After GlobalDCEPass on g ***\n", "llvm",
      [], [("GlobalDCEPass", "deleted")]),
     ("llvm dump at start", b"*** IR Dump At Start ***\n" + MODULE, "llvm",
@@ -424,5 +432,19 @@ def test_assembly_printed_after_the_last_machine_code_dump_is_no_ir_of_it() -> N
     tl = _read(MACHINE + machine + asm)
     assert tl.raw(tl.dumps[1]) == tl.raw(tl.dumps[0])
     assert [m.text for m in tl.messages] == asm.decode().splitlines()
+    assert not tl.dumps[1].truncated and not tl.warnings
+    assert tl.change_states() == ["changed", "unchanged"]
+
+
+def test_the_mir_printed_after_the_last_machine_code_dump_is_no_ir_of_it() -> None:
+    """`llc -stop-after=finalize-isel -print-after-all k.ll -o - 2>&1`: the MIR (flushed at
+    exit, its `---`/`...` documents lines machine IR holds too) after the last function's
+    machine code: messages, the Dump ending with its `# End machine code` line."""
+    machine = MACHINE.replace(b"(machine-sink)", b"(finalize-isel)")
+    mir = b"--- |\n  ; ModuleID = 'k.ll'\n  define void @f() {\n    ret void\n  }\n...\n"
+    mir += b"---\nname:            f\nbody:             |\n  bb.0:\n    RET 0\n...\n"
+    tl = _read(MACHINE + machine + mir)
+    assert tl.raw(tl.dumps[1]) == tl.raw(tl.dumps[0])
+    assert [m.text for m in tl.messages] == mir.decode().splitlines()
     assert not tl.dumps[1].truncated and not tl.warnings
     assert tl.change_states() == ["changed", "unchanged"]

@@ -116,6 +116,32 @@ def banner(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
     return line, ("llvm-legacy", "after", pid, pid, "", scope, kind)
 
 
+# The units the first `-print-changed` (LLVM 12) names inside its banners, after the pass.
+UNITS_IN_BANNER = st.one_of(
+    st.just(("(module)", "module")),
+    FN.map(lambda f: (f"(function: {f})", f"function @{f}")),
+    st.lists(FN, min_size=1, max_size=3).map(
+        lambda fs: (f"(scc: ({', '.join(fs)}))", f"cgscc ({', '.join(fs)})")
+    ),
+    FN.map(lambda f: (f"(loop: %{f})", f"loop %{f}")),
+)
+
+
+@st.composite
+def banner_llvm12(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
+    """LLVM 12's `-print-changed` banners: `*** IR Dump After P (scc: (f, g)) omitted
+    because no change ***`, `... (function: f) filtered out ***`, `*** IR Pass P (module)
+    ignored ***`."""
+    pid, (unit, scope) = draw(PASS_ID), draw(UNITS_IN_BANNER)
+    kind = draw(st.sampled_from(["unchanged", "filtered", "ignored"]))
+    line = {
+        "unchanged": f"*** IR Dump After {pid} {unit} omitted because no change ***",
+        "filtered": f"*** IR Dump After {pid} {unit} filtered out ***",
+        "ignored": f"*** IR Pass {pid} {unit} ignored ***",
+    }[kind]
+    return line, ("llvm-legacy", "after", pid, pid, "", scope, kind)
+
+
 @st.composite
 def mlir_internal(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
     """`// -----// Owner internal IR Dump After: What` (a pass's own intermediate dumps)."""
@@ -173,7 +199,12 @@ def crash(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
     return line, (*want, "filtered") if filtered else want
 
 
-STAGE = st.one_of(st.sampled_from(["NVPTX", "AMDGCN"]), st.from_regex(r"\A[A-Z][A-Z0-9]{1,7}\Z"))
+# Assembly stages: a name that ends in `IR` names IR (`// -----// IR Dump //----- //` is the
+# print-ir pass's header, `SPIR Dump` a stage of IR, its language its body's).
+STAGE = st.one_of(
+    st.sampled_from(["NVPTX", "AMDGCN"]),
+    st.from_regex(r"\A[A-Z][A-Z0-9]{1,7}\Z").filter(lambda s: not s.endswith("IR")),
+)
 
 
 @st.composite
@@ -224,6 +255,7 @@ HEADERS = st.one_of(
     llvm_machine(),
     at_start(),
     banner(),
+    banner_llvm12(),
     crash(),
     pattern_dump(),
     mlir_2020(),

@@ -187,6 +187,37 @@ def test_windows_line_ends_mixed_with_unix_ones(tmp_path: Path) -> None:
     assert not tl.messages and not any(d.truncated for d in tl.dumps)
 
 
+LLVM_A = b"; *** IR Dump After VerifierPass on [module] ***\n; ModuleID = 'm'\ndefine void @f() {\n  ret void\n}\n"
+LLVM_B = LLVM_A.replace(b"VerifierPass", b"GlobalDCEPass")
+
+
+@pytest.mark.parametrize("indent", [b"    ", b"\t", b"  "], ids=["4 blanks", "a tab", "2 blanks"])
+@pytest.mark.parametrize("log", [A + B + C, LLVM_A + LLVM_B], ids=["mlir", "llvm"])
+@pytest.mark.parametrize("gz", [False, True], ids=["plain", "gzip"])
+def test_every_line_indented(tmp_path: Path, indent: bytes, log: bytes, gz: bool) -> None:
+    """A log pasted from Markdown or an issue, or a wrapper that indents what it runs:
+    every line indented alike (blank lines empty) is read without its indent, the IR as the
+    compiler printed it, not every Dump cut short (or, LLVM IR, a diff)."""
+    lines = log.splitlines(keepends=True)
+    data = b"Output:\n\n" + b"".join(indent + ln if ln.strip() else ln for ln in lines)
+    tl = _read(tmp_path, gzip.compress(data) if gz else data, "shape.log.gz" if gz else "shape.log")
+    plain = _read(tmp_path, log, "plain.log")
+    assert [(d.label, d.scope, d.holds, tl.raw(d)) for d in tl.dumps] == [
+        (d.label, d.scope, d.holds, plain.raw(d)) for d in plain.dumps
+    ]
+    assert tl.change_states() == plain.change_states()
+    assert not any(d.truncated for d in tl.dumps)
+    assert [m.text for m in tl.messages] == ["Output:"]
+    assert any("every line carries a prefix" in w for w in tl.warnings)
+
+
+def test_a_header_indented_alone_is_no_prefix(tmp_path: Path) -> None:
+    """A header that blanks precede, its IR at column 0 as printed: read as it stands."""
+    tl = _read(tmp_path, A + b"  " + B + C)
+    assert [tl.raw(d) for d in tl.dumps] == [IR_A, IR_B, IR_B]
+    assert not tl.warnings and not tl.messages
+
+
 def test_a_dump_with_no_ir(tmp_path: Path) -> None:
     empty = b"// -----// IR Dump After Inliner (inline) //----- //\n\n"
     tl = _read(tmp_path, A + empty + C)

@@ -108,6 +108,40 @@ REGION = (
 PASS_NUMBERS = (
     b" Running pass 3 InstSimplifyPass on sum\n Running pass 4 VerifierPass on [module]\n"
 )
+# `-debug-only=loop-vectorize`: the vectorizer's lines and its VPlan, whose labels and
+# column-0 `}` read as LLVM IR, printed after the dump of the pass before it.
+LOOP_FN = (
+    b"define i32 @sum(i32 %n) {\nentry:\n  br label %loop\n\nloop:\n"
+    b"  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]\n  %i.next = add i32 %i, 1\n"
+    b"  %c = icmp eq i32 %i.next, %n\n  br i1 %c, label %exit, label %loop\n\nexit:\n  ret i32 %n\n}\n"
+)
+VPLAN = (
+    b"LV: Checking a loop in 'sum' from k.ll\nLV: Found a loop: loop\n"
+    b"VPlan 'Initial VPlan for VF={4},UF>=1' {\nLive-in vp<%0> = VF * UF\n\nvector.ph:\n"
+    b"Successor(s): vector loop\n\n<x1> vector loop: {\n  vector.body:\n"
+    b"    EMIT vp<%1> = CANONICAL-INDUCTION ir<0>, vp<%index.next>\n  No successors\n}\n"
+    b"Successor(s): middle.block\n\nmiddle.block:\nNo successors\n}\nLV: Selecting VF: 1.\n"
+)
+# What a script prints between compiles (`print(json.dumps(config, indent=2))`), and a
+# graph a pass writes to stderr (`-view-op-graph`, `-dot-cfg` to stderr): a column-0
+# `{` or `digraph` line opens it, a column-0 `}` closes it, as IR closes.
+JSON = b'{\n  "num_warps": 4,\n  "num_stages": 3\n}\n'
+GRAPH = b'digraph G {\n  compound = true;\n  subgraph cluster_1 {\n    v2 [label = "func.func"];\n  }\n}\n'
+MLIR_FN = b"func.func @f() {\n  return\n}\n"
+# A program whose strings hold a printer's banners (LLVM's own, compiled with its dumps on):
+# the IR holds them inside a string constant, after other text on the line.
+LLVM_STRINGS = (
+    b"; ModuleID = 'm'\n@.str = private constant [26 x i8] c\"*** IR Dump After foo ***\\00\", align 1\n"
+    b'@.str.1 = private constant [59 x i8] c"*** IR Dump After {0} on {1} omitted because no change ***\\0A\\00"\n'
+    b'@.str.2 = private constant [40 x i8] c"// -----// IR Dump After CSE (cse) //----- //\\00"\n'
+    b"define i32 @sum(i32 %n) {\n  ret i32 %n\n}\n"
+)
+MLIR_STRINGS = (
+    b"module {\n"
+    b'  llvm.mlir.global internal constant @s("*** IR Dump After foo ***\\00") : !llvm.array<26 x i8>\n'
+    b'  llvm.mlir.global internal constant @t("// -----// IR Dump After CSE (cse) //----- //") : !llvm.array<45 x i8>\n'
+    b"}\n"
+)
 
 
 def _levels(text: bytes, *levels: str) -> list[tuple[str, str]]:
@@ -173,6 +207,20 @@ FORMS = [
      [("Polly - Simplify", "polly-simplify", "after", "blocks from %for.body", "blocks from %for.body", "", REGION)], []),
     ("llvm -print-pass-numbers, indented", "llvm", PASS_NUMBERS, [],
      [("text", line.decode()) for line in PASS_NUMBERS.splitlines()]),
+    ("llvm -debug-only=loop-vectorize with a VPlan", "llvm",
+     b"; *** IR Dump After LCSSAPass on sum ***\n" + LOOP_FN + VPLAN,
+     [("LCSSAPass", "LCSSAPass", "after", "function @sum", "function @sum", "", LOOP_FN)],
+     [("text", line.decode()) for line in VPLAN.splitlines() if line.strip()]),
+    ("json object printed after llvm ir", "llvm", JSON, [],
+     [("text", line.decode()) for line in JSON.splitlines()]),
+    ("graph printed after llvm ir", "llvm", GRAPH, [],
+     [("text", line.decode()) for line in GRAPH.splitlines()]),
+    ("json object printed after mlir ir", "mlir", JSON, [],
+     [("text", line.decode()) for line in JSON.splitlines()]),
+    ("json object printed after an mlir function's ir", "mlir",
+     b"// -----// IR Dump After CSE (cse) ('func.func' operation: @f) //----- //\n" + MLIR_FN + b"\n" + JSON + b"\n",
+     [("CSE", "cse", "after", "func.func @f", "func.func @f", "", MLIR_FN)],
+     [("text", line.decode()) for line in JSON.splitlines()]),
     ("bishengir note", "mlir",
      b"[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.\n", [],
      [("note", "[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.")]),
@@ -245,4 +293,81 @@ def test_generic_functions_named_after_their_regions_are_told_apart() -> None:
         + dump(b"Canonicalizer", b"canonicalize", b"f") + dump(b"Canonicalizer", b"canonicalize", b"g")
     )  # fmt: skip
     assert [d.scope for d in tl.dumps] == ["func.func @f", "func.func @g"] * 2
+    assert tl.change_states() == ["changed", "changed", "changed", "unchanged"]
+
+
+MODULE = b"; ModuleID = 'k.ll'\nsource_filename = \"k.ll\"\n\ndefine i32 @sum(i32 %n) {\n  ret i32 %n\n}\n"
+FUNCTION_DUMP = (
+    b"; *** IR Dump After InstCombinePass on sum ***\ndefine i32 @sum(i32 %n) {\n  ret i32 %n\n}\n"
+)
+
+
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"], ids=["lf", "crlf"])
+@pytest.mark.parametrize(
+    "last", [LLVM_B, FUNCTION_DUMP], ids=["after a module dump", "after a function dump"]
+)
+def test_the_module_printed_after_the_last_llvm_dump_is_no_ir_of_it(
+    last: bytes, end: bytes
+) -> None:
+    """`opt -S -print-after-all k.ll 2>&1 > log` (`clang -S -emit-llvm -o -`): the module
+    printed to stdout (flushed at exit, after the last Dump) opens with its `; ModuleID`
+    line, which no Dump's IR holds after its first line: messages."""
+    tl = _read((LLVM_A + last + MODULE).replace(b"\n", end))
+    body = last.partition(b"\n")[2]
+    assert tl.raw(tl.dumps[1]) == body.replace(b"\n", end)
+    assert [m.text for m in tl.messages] == [ln for ln in MODULE.decode().splitlines() if ln]
+    assert not tl.dumps[1].truncated and not tl.warnings
+
+
+def test_the_module_printed_after_each_appended_llvm_compile_is_its_text() -> None:
+    """`opt -S ... >> log 2>&1` run after run: each run's module after its last Dump."""
+    passes = (b"SROAPass", b"EarlyCSEPass", b"InstCombinePass")
+    run = b"".join(FUNCTION_DUMP.replace(b"InstCombinePass", p) for p in passes) + MODULE
+    tl = _read(run + run)
+    assert [d.arg for d in tl.dumps] == list(map(bytes.decode, passes)) * 2
+    assert all(tl.raw(d) == FUNCTION_DUMP.partition(b"\n")[2] for d in tl.dumps)
+    assert [m.after for m in tl.messages] == [2] * 5 + [5] * 5
+
+
+@pytest.mark.parametrize(
+    ("header", "ir", "lang", "args"),
+    [
+        (b"; *** IR Dump After GlobalOptPass on [module] ***\n", LLVM_STRINGS, "llvm",
+         ["VerifierPass", "GlobalOptPass", "GlobalDCEPass"]),
+        (b"// -----// IR Dump After SCCP (sccp) //----- //\n", MLIR_STRINGS + b"\n", "mlir",
+         ["cse", "sccp", "canonicalize"]),
+    ],
+    ids=["llvm", "mlir"],
+)  # fmt: skip
+def test_a_banner_inside_a_string_constant_is_no_header(
+    header: bytes, ir: bytes, lang: str, args: list[str]
+) -> None:
+    """A program whose strings hold a printer's banners (LLVM's own, compiled with its
+    dumps on): the IR holds them in string constants, after other text on the line (an
+    odd count of quotes before them), and no Dump starts there."""
+    a, b = (MLIR_A, MLIR_B) if lang == "mlir" else (LLVM_A, LLVM_B)
+    tl = _read(a + header + ir + b)
+    assert [d.arg for d in tl.dumps] == args
+    assert tl.raw(tl.dumps[1]) == ir.rstrip(b"\n") + b"\n"
+    assert not tl.messages and not any(d.truncated for d in tl.dumps)
+
+
+def test_llvm_funcs_with_linkage_are_told_apart() -> None:
+    """`llvm.func` prints its linkage, visibility and calling convention before its symbol
+    (`llvm.func internal fastcc @f`): a pass anchored on `llvm.func` prints each function
+    on its own, and each one's dumps follow its own."""
+
+    def dump(name: bytes, arg: bytes, head: bytes, body: bytes = b"") -> bytes:
+        return (
+            b"// -----// IR Dump After " + name + b" (" + arg + b") //----- //\n"
+            + head + b" {\n" + body + b"  llvm.return\n}\n\n"
+        )  # fmt: skip
+
+    f, g = b"llvm.func internal fastcc @f()", b"llvm.func linkonce_odr hidden @g()"
+    const = b"  %0 = llvm.mlir.constant(0 : i32) : i32\n"
+    tl = _read(
+        dump(b"CSE", b"cse", f, const) + dump(b"CSE", b"cse", g)
+        + dump(b"Canonicalizer", b"canonicalize", f) + dump(b"Canonicalizer", b"canonicalize", g)
+    )  # fmt: skip
+    assert [d.scope for d in tl.dumps] == ["llvm.func @f", "llvm.func @g"] * 2
     assert tl.change_states() == ["changed", "changed", "changed", "unchanged"]

@@ -62,11 +62,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def cmd_html(args: Any) -> int:
     from ascend_ir_lab.cli.npu import with_passes
 
+    with_passes(args.path)  # a cheap record opens with its passes
     compress = False if args.plain else None
     if args.compare:
         from ascend_ir_lab.export.files import save_comparison_html
 
-        with_passes(args.path)  # a cheap record opens with its passes
         with_passes(args.compare)
         out = save_comparison_html(
             args.path, args.compare, args.out, noise=args.noise, title=args.title,
@@ -74,14 +74,14 @@ def cmd_html(args: Any) -> int:
         )  # fmt: skip
     else:
         from ascend_ir_lab import forked
-        from ascend_ir_lab.cli.common import open_source
+        from ascend_ir_lab.dumps import open_timeline
 
         # What the page needs next is imported while a large log's reading waits on its
         # forked part: the page's own modules, then the sync checker's (which the checker's
         # copy, forked later, then finds imported).
         for name in ("ascend_ir_lab.export.files", "ascend_ir_lab.analysis.sync_timeline"):
             forked.meanwhile(functools.partial(importlib.import_module, name))
-        timeline = open_source(args.path)
+        timeline = open_timeline(args.path)
         from ascend_ir_lab.export.files import save_html
 
         out = save_html(timeline, args.out, title=args.title, compress=compress)

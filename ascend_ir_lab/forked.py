@@ -80,7 +80,6 @@ class Pending:
             code = 1
             try:
                 os.close(r)
-                _meanwhile.clear()  # the caller's to do, not the copy's
                 _quiet()
                 blob = marshal.dumps(self._work())
                 with os.fdopen(w, "wb") as f:
@@ -108,7 +107,6 @@ class Pending:
         self._taken = True
         if child is not None:
             pid, fd = child
-            _while_waiting(fd)
             with os.fdopen(fd, "rb") as f:
                 blob = f.read()
             _, status = os.waitpid(pid, 0)
@@ -138,32 +136,6 @@ class Pending:
 
     def __exit__(self, *exc: object) -> None:
         self.cancel()
-
-
-# Work this process may do while it waits on a forked copy (`meanwhile`), first first.
-_meanwhile: list[Callable[[], object]] = []
-
-
-def meanwhile(work: Callable[[], object]) -> None:
-    """Hand this process `work` to do while it waits on a forked copy's result, where it
-    waits on one: what a command needs next (its modules imported, say), done on a core
-    that would idle. Each piece is done once, at most, and only while the copy is still at
-    work; what fails is dropped (the command meets the failure again where it needs the
-    work done)."""
-    _meanwhile.append(work)
-
-
-def _while_waiting(fd: int) -> None:
-    """Do the work handed to `meanwhile`, piece by piece, while the copy writing to `fd`
-    has not written yet."""
-    if not _meanwhile:
-        return
-    import select  # only where there is work to do meanwhile
-
-    while _meanwhile and not select.select([fd], [], [], 0)[0]:
-        work = _meanwhile.pop(0)
-        with contextlib.suppress(Exception):
-            work()
 
 
 def _quiet() -> None:

@@ -157,33 +157,3 @@ def test_held_work_whose_result_was_taken_is_not_done_again(idle: None) -> None:
         held = forked.after_output(lambda: runs.append(os.getpid()) or len(runs))
         assert held is not None and held.result() == 1  # asked for: done here, now
     assert runs == [os.getpid()] and not held.started
-
-
-def test_work_meanwhile_is_done_here_while_the_copy_works(
-    idle: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(forked, "_meanwhile", [])
-    done: list[tuple[str, int]] = []
-    forked.meanwhile(lambda: done.append(("first", os.getpid())))
-    forked.meanwhile(lambda: 1 / 0)  # a failure is dropped: the next piece is still done
-    forked.meanwhile(lambda: done.append(("third", os.getpid())))
-    with forked.in_parallel(lambda: (time.sleep(0.5), os.getpid())[1]) as p:
-        copy = p.result()
-    assert done == [("first", os.getpid()), ("third", os.getpid())] and copy != os.getpid()
-    assert not forked._meanwhile  # each piece once
-
-
-def test_work_meanwhile_waits_for_a_wait_and_stops_once_the_copy_has_written(
-    idle: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(forked, "_meanwhile", [])
-    done: list[str] = []
-    forked.meanwhile(lambda: done.append("imports"))
-    assert forked.in_parallel(lambda: 0).cancel() is None and done == []  # no wait, no work
-    with forked.in_parallel(lambda: os.getpid()) as p:
-        time.sleep(0.5)  # the copy has written its result: nothing is left to wait for
-        p.result()
-    assert done == [] and forked._meanwhile  # kept for a later wait
-    with forked.Pending(lambda: 7) as p:  # no copy: the work is done here, nothing meanwhile
-        assert p.result() == 7
-    assert done == []

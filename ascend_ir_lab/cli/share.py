@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import functools
-import importlib
 from typing import Any
 
 from ascend_ir_lab.safe_text import one_line
@@ -61,30 +59,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def cmd_html(args: Any) -> int:
     from ascend_ir_lab.cli.npu import with_passes
+    from ascend_ir_lab.export.files import save_comparison_html, save_html
 
     with_passes(args.path)  # a cheap record opens with its passes
     compress = False if args.plain else None
     if args.compare:
-        from ascend_ir_lab.export.files import save_comparison_html
-
         with_passes(args.compare)
         out = save_comparison_html(
             args.path, args.compare, args.out, noise=args.noise, title=args.title,
             compress=compress,
         )  # fmt: skip
     else:
-        from ascend_ir_lab import forked
-        from ascend_ir_lab.dumps import open_timeline
-
-        # What the page needs next is imported while a large log's reading waits on its
-        # forked part: the page's own modules, then the sync checker's (which the checker's
-        # copy, forked later, then finds imported).
-        for name in ("ascend_ir_lab.export.files", "ascend_ir_lab.analysis.sync_timeline"):
-            forked.meanwhile(functools.partial(importlib.import_module, name))
-        timeline = open_timeline(args.path)
-        from ascend_ir_lab.export.files import save_html
-
-        out = save_html(timeline, args.out, title=args.title, compress=compress)
+        out = save_html(args.path, args.out, title=args.title, compress=compress)
     print(f"{one_line(str(out))} ({out.stat().st_size / 1e6:.2f} MB)")
     return 0
 

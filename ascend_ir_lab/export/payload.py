@@ -89,12 +89,10 @@ def payload_in_making(
     if _findings_of(kept, len(timeline.dumps)):  # a command before found them on this log
         yield _payload(timeline, timeline.changed_flags(), title, source, notes, kept)
         return
-    # The snapshots come first, compared on both cores where the log is large (and the
-    # checker's copy inherits them); then the checker runs on a second core while the
-    # page is made.
-    flags = timeline.changed_flags()
+    # The checker reads only the few Dumps it checks (not the whole log's snapshots, which
+    # the page needs): it runs on a second core meanwhile, from the start.
     with in_parallel(lambda: _sync_check(timeline, store, signature)) as checked:
-        yield _payload(timeline, flags, title, source, notes, checked)
+        yield _payload(timeline, timeline.changed_flags(), title, source, notes, checked)
 
 
 def _payload(

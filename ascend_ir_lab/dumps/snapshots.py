@@ -19,9 +19,6 @@ _CROWDED = 4  # distinct snapshots of one length before CRC-32 sorts that length
 # IR of at least this many bytes is compared on two cores (a fork costs about a millisecond,
 # comparing 64 MB tens of them)
 PARALLEL_FROM = 64 << 20
-# The first part, compared here, is this much larger than the forked copy's: the copy
-# first faults in the log's pages it reads (a fork does not copy a file mapping's page table).
-HOME_SHARE = 1.3
 
 
 def snapshot_ids(
@@ -74,8 +71,8 @@ def _identify_in_halves(
         return None
     if not forked.can_fork() or forked.idle_cpus() < 1:
         return None
-    half, seen, here = 0, 0, total * HOME_SHARE / (1 + HOME_SHARE)
-    while half < len(dumps) and seen < here:
+    half, seen = 0, 0
+    while half < len(dumps) and seen < total // 2:
         seen += dumps[half].body_end - dumps[half].body_start
         half += 1
     first, second = dumps[:half], dumps[half:]

@@ -46,13 +46,11 @@ class PartedGzip:
         self._stream = _isal.compressobj(ISAL_LEVEL, zlib.DEFLATED, -15) if _isal else None
 
     def feed(self, data: bytes) -> None:
-        pending = self._pending
-        pending += data
-        full = (len(pending) - 1) // PART_BYTES  # the last part, made by `finish`, holds the rest
-        if full > 0:
-            for k in range(full):
-                self._start(bytes(pending[k * PART_BYTES : (k + 1) * PART_BYTES]), last=False)
-            del pending[: full * PART_BYTES]
+        self._pending += data
+        while len(self._pending) > PART_BYTES:  # the last part, made by `finish`, holds the rest
+            part = bytes(self._pending[:PART_BYTES])
+            del self._pending[:PART_BYTES]
+            self._start(part, last=False)
 
     def finish(self) -> bytes:
         """The whole gzip member (the compressor is spent)."""

@@ -66,20 +66,15 @@ _SHORT_EXPONENT = re.compile(rb"e-(?=\d(?!\d))")
 
 
 def _value_json(value: Any) -> str:
-    return _value_bytes(value).decode("utf-8")
-
-
-def _value_bytes(value: Any) -> bytes:
-    """`value`'s compact JSON as UTF-8: orjson's own bytes where they are Python's text."""
     if isinstance(value, str | int | bool) or value is None:
-        return _json(value).encode("utf-8")
+        return _json(value)
     try:
         fast = _orjson.dumps(value, option=_STRICT)
     except (TypeError, ValueError, OverflowError):
-        return _json(value).encode("utf-8")
-    if _other_float(fast) and not _strings_only(value):
-        return _json(value).encode("utf-8")
-    return fast
+        return _json(value)
+    if not _strings_only(value) and _other_float(fast):
+        return _json(value)
+    return fast.decode("utf-8")
 
 
 def _other_float(fast: bytes) -> bool:
@@ -190,23 +185,20 @@ def _pack_streamed(payload: Mapping[str, Any], compress: bool | None) -> Mapping
     plain: dict[str, Any] = {}
     waiting: list[bytes] = []  # JSON made before the body was known to be packed
     packer = None
-    size = 0  # characters, as AUTO_THRESHOLD counts them, until the body is known packed
+    size = 0
     for k, v in [*payload.items(), (_END, None)]:
         if k is not _END:
             plain[k] = v = v.result() if isinstance(v, Pending) else v
             if k == "notes":
                 continue
-            # a large value's JSON goes on as orjson's bytes: never decoded, copied or joined
-            pieces = [f"{',' if size else '{'}{_json(k)}:".encode(), _value_bytes(v)]
+            piece = f"{',' if size else '{'}{_json(k)}:{_value_json(v)}"
         else:
-            pieces = [b"}" if size else b"{}"]
+            piece = "}" if size else "{}"
+        size += len(piece)  # characters, as AUTO_THRESHOLD counts them
         if packer is not None:
-            for piece in pieces:
-                packer.feed(piece)
+            packer.feed(piece.encode())
             continue
-        for piece in pieces:
-            size += len(piece) if piece.isascii() else len(piece.decode("utf-8"))
-        waiting += pieces
+        waiting.append(piece.encode())
         if compress or size > AUTO_THRESHOLD:
             packer = PartedGzip()
             for made in waiting:

@@ -1,14 +1,10 @@
-"""Gzip of a large text, compressed while the rest of it is still being made.
+"""Gzip of a large text in parts compressed side by side, as pigz does it.
 
-Where ISA-L's deflate is installed (`isal`: level 1 compresses IR text about six times
-faster than zlib's level 3, to about 5% more bytes) the text goes through one ISA-L stream,
-part by part, on the caller's thread. Elsewhere it is cut into parts of PART_BYTES, each
-deflated by zlib on its own thread (zlib lets other threads run while it compresses) as
-pigz does it, primed with the 32 KiB before it so that it compresses as well as one stream
-does, and ended with a sync flush so that the parts join into one deflate stream; a text of
-one part is then exactly `gzip.compress(text, 3, mtime=0)`. Either way the bytes depend only
-on the text (the parts are cut at the same places however it is fed) and on which deflate
-is installed, not on how many threads ran.
+The text is cut into parts of PART_BYTES; each part is deflated on its own thread (zlib
+lets other threads run while it compresses), primed with the 32 KiB before it so that it
+compresses as well as one stream does, and ended with a sync flush so that the parts join
+into one deflate stream. The bytes depend only on the text: not on how it is fed, nor on how
+many threads ran. A text of one part is exactly `gzip.compress(text, 3, mtime=0)`.
 """
 
 from __future__ import annotations
@@ -25,12 +21,6 @@ _WINDOW = 32 << 10  # what deflate can refer back to
 # zlib's own gzip header (mtime 0, this OS), as `gzip.compress(..., mtime=0)` writes it
 _HEADER = zlib.compressobj(LEVEL, zlib.DEFLATED, 31).flush()[:10]
 
-try:
-    from isal import isal_zlib as _isal
-except ImportError:  # pragma: no cover - installed with the package where it has wheels
-    _isal = None  # type: ignore[assignment]
-ISAL_LEVEL = 1
-
 
 class PartedGzip:
     """A gzip compressor fed piece by piece: each full part starts compressing at once,
@@ -43,7 +33,6 @@ class PartedGzip:
         self._tail = b""
         self._crc = 0
         self._size = 0
-        self._stream = _isal.compressobj(ISAL_LEVEL, zlib.DEFLATED, -15) if _isal else None
 
     def feed(self, data: bytes) -> None:
         self._pending += data
@@ -70,9 +59,6 @@ class PartedGzip:
         self._tail = part[-_WINDOW:]
         self._crc = zlib.crc32(part, self._crc)
         self._size += len(part)
-        if self._stream is not None:  # one ISA-L stream: fast enough on this thread
-            self._parts[k] = self._stream.compress(part) + (self._stream.flush() if last else b"")
-            return
 
         def work() -> None:
             try:

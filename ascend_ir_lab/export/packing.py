@@ -95,9 +95,9 @@ def is_packed(obj: Any) -> bool:
 def pack_payload(payload: Mapping[str, Any], *, body_json: str | None = None) -> dict[str, Any]:
     """`{"format", "title", "packed": "gzip+base64", "data", "notes"}` of a plain payload.
 
-    `data` is base64 of the gzip (`deflate.gzip_parts`: ISA-L's level 1 where installed, else
-    zlib's level 3; mtime 0, so the same payload packs to the same bytes) of the payload's
-    compact JSON without its notes (`body_json`, when the caller has it).
+    `data` is base64 of the gzip (`deflate.gzip_parts`: level 3, mtime 0, the same payload
+    packs to the same bytes) of the payload's compact JSON without its notes (`body_json`,
+    when the caller has it).
     """
     if is_packed(payload):
         return dict(payload)

@@ -1,6 +1,5 @@
-"""The gzip of a large payload, compressed as it is made (ISA-L's one stream, or zlib's parts
-side by side): one gzip member that any inflater reads, the same bytes however it is fed
-and however its threads ran."""
+"""The gzip of a large payload in parts compressed side by side: one gzip member that any
+inflater reads, the same bytes however it is fed and however its threads ran."""
 
 from __future__ import annotations
 
@@ -24,50 +23,23 @@ def _text(size: int) -> bytes:
     return "\n".join(lines).encode()[:size]
 
 
-@pytest.fixture(params=["isal", "zlib"])
-def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each test with ISA-L's deflate (installed with the package) and with zlib's alone."""
-    if request.param == "zlib":
-        monkeypatch.setattr(deflate, "_isal", None)
-    else:
-        assert deflate._isal is not None, "isal is a dependency where it has wheels"
-    return str(request.param)
-
-
 @pytest.mark.parametrize("size", [0, 1, 1000, deflate.PART_BYTES])
-def test_one_part_is_exactly_gzip_compress_without_isal(
-    size: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(deflate, "_isal", None)
+def test_one_part_is_exactly_gzip_compress(size: int) -> None:
     data = _text(size)
     assert gzip_parts(data) == gzip.compress(data, compresslevel=3, mtime=0)
 
 
-@pytest.mark.parametrize("size", [0, 1, 1000, deflate.PART_BYTES])
-def test_with_isal_one_part_is_one_isal_stream_in_a_gzip_member(size: int) -> None:
-    data = _text(size)
-    assert deflate._isal is not None
-    c = deflate._isal.compressobj(deflate.ISAL_LEVEL, zlib.DEFLATED, -15)
-    body = c.compress(data) + c.flush()
-    packed = gzip_parts(data)
-    assert packed[10:-8] == body and gzip.decompress(packed) == data
-    assert packed[4:8] == bytes(4)  # mtime 0: the same text packs to the same bytes
-
-
-def test_many_parts_are_one_member_that_inflates_back(backend: str) -> None:
+def test_many_parts_are_one_member_that_inflates_back() -> None:
     data = _text(5 * deflate.PART_BYTES + 12345)
     packed = gzip_parts(data)
     assert gzip.decompress(packed) == data
     d = zlib.decompressobj(31)
     assert d.decompress(packed) == data and d.eof and d.unused_data == b""  # one member
     whole = gzip.compress(data, compresslevel=3, mtime=0)
-    # zlib: each part primed with the 32 KiB before it; ISA-L: one stream at its level 1
-    assert len(packed) <= len(whole) * (1.01 if backend == "zlib" else 1.15)
+    assert len(packed) <= len(whole) * 1.01  # each part primed with the 32 KiB before it
 
 
-def test_the_bytes_do_not_depend_on_feeding_or_threads(
-    backend: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_bytes_do_not_depend_on_feeding_or_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     data = _text(3 * deflate.PART_BYTES + 999)
     packer, rng, at = PartedGzip(), random.Random(3), 0
     while at < len(data):
@@ -91,7 +63,6 @@ def test_the_bytes_do_not_depend_on_feeding_or_threads(
 
 
 def test_a_part_that_fails_fails_the_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(deflate, "_isal", None)  # zlib's parts, each on a thread
     real = deflate._deflate
 
     def failing(part: bytes, primer: bytes, last: bool) -> bytes:

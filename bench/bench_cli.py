@@ -4,7 +4,7 @@ Whole processes: start-up, reading, analysis and output included. The log is rea
 real compilers (bishengir-compile, triton-adapter-opt, upstream Triton's MLIR and LLVM dumps,
 LLVM's opt) concatenated to about SIZE MB.
 
-    python bench/bench_cli.py [SIZE_MB ...] [--repeat N]     (default: 200 and 1024 MB)
+    python bench/bench_cli.py [SIZE_MB ...] [--repeat N] [--json OUT]   (default: 200 and 1024 MB)
 
 Goals: each command <= 3x grep; the reader alone <= 2x grep; start-up <= 150 ms; every command
 under 2 GB peak RSS. Each command is timed twice over: on its first open of the log ("first",
@@ -16,6 +16,7 @@ bytecode cache (the warm-up run writes it), whatever PYTHONDONTWRITEBYTECODE say
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -125,14 +126,16 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("size_mb", nargs="*", type=int, default=[200, 1024])
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--json", metavar="OUT", help="also write every figure here")
     args = ap.parse_args()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
     print(f"code: {_code_under_test(env)}")
+    figures: list[dict[str, object]] = []
     for size_mb in args.size_mb:
-        bench_size(size_mb, env, args.repeat)
+        figures += bench_size(size_mb, env, args.repeat)
     bare = [sys.executable, "-c", "pass"]
     cli = _cli()
     start, py, *_ = compare([*cli, "--version"], bare, env, args.repeat)
@@ -140,12 +143,20 @@ def main() -> None:
         f"{'start-up (--version)':<26} {start * 1000:9.0f} {'python -c pass':>14} {py * 1000:.0f} ms"
         f"   goal <= 150 ms  {'ok' if start <= 0.150 else 'OVER'}"
     )
-    load = os.getloadavg()
-    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end")
+    end = os.getloadavg()
+    print(f"load average {end[0]:.2f} {end[1]:.2f} {end[2]:.2f} at the end")
+    if args.json:
+        record = {
+            "host": {"cpus": os.cpu_count(), "load_start": load[:2], "load_end": end[:2]},
+            "repeat": args.repeat, "rows": figures,
+            "start_up_ms": round(start * 1000), "python_ms": round(py * 1000),
+        }  # fmt: skip
+        Path(args.json).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
-def bench_size(size_mb: int, env: dict[str, str], repeat: int) -> None:
-    """Every command on a log of about `size_mb` MB, against grep on the same file."""
+def bench_size(size_mb: int, env: dict[str, str], repeat: int) -> list[dict[str, object]]:
+    """Every command on a log of about `size_mb` MB, against grep on the same file; its
+    figures, a row each."""
     path = big_log(size_mb)
     size = path.stat().st_size
     subprocess.run(["cat", str(path)], stdout=subprocess.DEVNULL, check=True)  # page cache
@@ -168,15 +179,23 @@ def bench_size(size_mb: int, env: dict[str, str], repeat: int) -> None:
         f"{'command, open':<30} {'ours ms':>9} {'grep ms':>9} {'wall':>7} {'cpu':>7}  goal  "
         f"{'peak RSS MB':>11}"
     )
+    figures: list[dict[str, object]] = []
     for name, cmd, goal in rows:
         for when, fresh in (("first", True), ("again", False)):
             ours, theirs, ratio, cpu, rss = compare(cmd, grep, env, repeat, fresh)
             mark = "ok" if ratio <= goal and rss < 2 << 30 else "OVER"
+            figures.append({
+                "log_mb": round(size / 2**20), "command": name, "open": when,
+                "ours_ms": round(ours * 1000), "grep_ms": round(theirs * 1000),
+                "wall_ratio": round(ratio, 2), "cpu_ratio": round(cpu, 2), "goal": goal,
+                "peak_rss_mb": round(rss / 2**20), "met": mark == "ok",
+            })  # fmt: skip
             print(
                 f"{name + ', ' + when:<30} {ours * 1000:9.0f} {theirs * 1000:9.0f} {ratio:6.2f}x "
                 f"{cpu:6.2f}x  <={goal}x {rss / 2**20:11.0f}  {mark}"
             )
     shutil.rmtree(out.parent, ignore_errors=True)
+    return figures
 
 
 if __name__ == "__main__":

@@ -53,6 +53,9 @@ def big_log(target_mb: int) -> Path:
     with path.open("wb") as f:
         for _ in range((target_mb << 20) // len(chunk) + 1):
             f.write(chunk)
+        # on disk before any timing: no writeback of a fresh file's pages during the runs
+        f.flush()
+        os.fsync(f.fileno())
     return path
 
 

@@ -8,6 +8,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Protocol
 
 from ascend_ir_lab.dumps import Dump, Timeline
+from ascend_ir_lab.dumps.body import SYMBOL_GAP
 from ascend_ir_lab.record import Frozen
 
 if TYPE_CHECKING:
@@ -218,9 +219,7 @@ def scope_text(lines: list[str], scope: str) -> str:
 def scope_range(lines: list[str], scope: str) -> tuple[int, int] | None:
     """[start, end) line indices of one symbol op (`func.func @k`) inside a module's lines."""
     op, _, sym = scope.partition(" @")
-    head = re.compile(
-        rf"^(\s*)\"?{re.escape(op)}\"?(?:[ \t]+[a-z_]\w*){{0,4}}[ \t]+@\"?{re.escape(sym)}\b"
-    )
+    head = re.compile(rf"^(\s*)\"?{re.escape(op)}\"?{SYMBOL_GAP}@\"?{re.escape(sym)}\b")
     for i, line in enumerate(lines):
         m = head.match(line)
         if m is None:

@@ -50,11 +50,13 @@ _LEVELS = (
     (re.compile(rb"\[INFO\]|^INFO\b"), "info"),
 )
 
-# An op and its symbol: the words between them its visibility (`tt.func public @k`) or, for
-# `llvm.func`, linkage, visibility and calling convention (`llvm.func internal fastcc @f`).
+# What MLIR prints between an op and its symbol: its visibility (`tt.func public @k`) or,
+# for `llvm.func`, linkage, visibility and calling convention (`llvm.func internal fastcc @f`).
+SYMBOL_GAP = r"(?:[ \t]+[a-z_]\w*){0,4}[ \t]+"
 _SCOPE_SYM = re.compile(
-    rb"^\"?(?P<op>[a-z_][\w$]*(?:\.[\w$]+)*)\"?(?:[ \t]+[a-z_]\w*){0,4}[ \t]+"
-    rb"@(?P<sym>\"[^\"]*\"|[\w$.-]+)"
+    rb"^\"?(?P<op>[a-z_][\w$]*(?:\.[\w$]+)*)\"?"
+    + SYMBOL_GAP.encode()
+    + rb"@(?P<sym>\"[^\"]*\"|[\w$.-]+)"
 )
 # The generic form MLIR prints for IR that fails to verify (-mlir-print-ir-after-failure):
 # `"func.func"() <{function_type = ..., sym_name = "f"}> ({`, the symbol an attribute.

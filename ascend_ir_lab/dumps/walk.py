@@ -7,6 +7,8 @@ import os
 import re
 from pathlib import Path
 
+from ascend_ir_lab.dumps.body import SYMBOL_GAP
+
 TREE_MAX_DEPTH = 8
 WALK_MAX_ENTRIES = 20_000
 TREE_FILE = re.compile(r"^(?P<nums>\d+(?:_\d+)*)_(?P<arg>.+)\.mlir$")
@@ -115,7 +117,7 @@ def _tree_place(folder: Path, f: Path) -> tuple[tuple[str, ...], tuple[int, ...]
 # an op with a symbol as MLIR prints it: `func.func @f(`, `func.func private @g(`,
 # `llvm.func internal fastcc @h(`
 _SYMBOL_OP = re.compile(
-    rb"^[ \t]*([a-z][\w$]*(?:\.[\w$]+)+)[ \t]+(?:[a-z_]\w*[ \t]+){0,4}@(\"[^\"\n]*\"|[\w$.-]+)",
+    rb"^[ \t]*([a-z][\w$]*(?:\.[\w$]+)+)" + SYMBOL_GAP.encode() + rb"@(\"[^\"\n]*\"|[\w$.-]+)",
     re.M,
 )
 

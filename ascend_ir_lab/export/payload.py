@@ -119,7 +119,6 @@ def _payload(
     if source:  # only a page with its kernel's source maps lines (and imports the mapping)
         from ascend_ir_lab.analysis.locations import source_map
     snap_ids, (before, after) = tl.snapshot_ids(), tl.neighbours()
-    counts: list[int] = []  # lines of each payload snapshot
     # A Dump's index is its place in `tl.dumps`, as the by-index lists it is zipped with.
     by_index = zip(tl.dumps, snap_ids, before, after, flags, strict=True)
     for d, sid, prev, following, changed in by_index:
@@ -127,7 +126,6 @@ def _payload(
         if k is None:
             k = snap_of[sid] = len(snapshots)
             snapshots.append(tl.line_ids(d))
-            counts.append(len(snapshots[k]))
             srcmap.append(
                 [[i, ln] for i, ln in source_map(tl.lines(d), src_file)] if source else []
             )
@@ -135,7 +133,7 @@ def _payload(
         dumps.append({
             "i": i, "stage": stage_of[d.stage], "pass": d.pass_name, "arg": d.arg,
             "phase": d.phase, "scope": d.scope, "snap": k, "prev": prev, "next": following,
-            "changed": changed, "lines": counts[k], "truncated": d.truncated,
+            "changed": changed, "lines": len(snapshots[k]), "truncated": d.truncated,
             "ms": _ms(timings.get(i)) if timings else None,
         })  # fmt: skip
     return {

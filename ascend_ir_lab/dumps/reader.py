@@ -159,7 +159,9 @@ def index_part(
                 (last and hi == len(data)) or _output_may_follow(data, dump)
             ):
                 dump = _output_after(data, dump)
-            elif dump.family[0] == "l" and last and hi == len(data):
+            elif dump.family[0] == "l" and (
+                _prints_module(following[2]) if following is not None else hi == len(data)
+            ):
                 dump = _module_after(data, dump)
             _add_dump(out, data, dump, next_start, last and hi == len(data))
             index += 1
@@ -216,11 +218,21 @@ def _output_after(data: bytes, dump: Dump) -> Dump:
     return dump
 
 
+# The pass `opt -S` prints its result with (new pass manager, legacy): the module it writes
+# to stdout lands before its own after-Dump's header, in the region of the Dump before it.
+_PRINTS_MODULE = ("PrintModulePass", "Print Module IR")
+
+
+def _prints_module(header: Header) -> bool:
+    return header.phase == "after" and header.pass_name in _PRINTS_MODULE
+
+
 def _module_after(data: bytes, dump: Dump) -> Dump:
-    """The log's last LLVM Dump without the module the tool printed after it (`opt -S`,
-    `clang -S -emit-llvm -o -`: stdout, which a file or pipe flushes at exit): a Dump's IR
-    holds one module at most, and its `; ModuleID` line opens it, so a later one starts
-    that output. One search of that one body."""
+    """An LLVM Dump without the module the tool printed after it (`opt -S`, `clang -S
+    -emit-llvm -o -`: stdout, flushed at exit after the log's last Dump or, under
+    `-print-after-all`, by PrintModulePass before its own Dump's header): a Dump's IR holds
+    one module at most, and its `; ModuleID` line opens it, so a later one starts that
+    output. One search of the body, only where such output may follow it."""
     k = data.find(b"\n; ModuleID = ", dump.body_start, dump.body_end)
     if k < 0 or dump.holds.startswith("diff"):
         return dump

@@ -319,6 +319,20 @@ def test_the_module_printed_after_the_last_llvm_dump_is_no_ir_of_it(
     assert not tl.dumps[1].truncated and not tl.warnings
 
 
+def test_the_module_printmodulepass_prints_before_its_own_dump_is_no_ir_of_the_one_before() -> None:
+    """`opt -print-after-all -S k.ll > log 2>&1`: PrintModulePass writes the module to
+    stdout, flushed before the instrumentation prints that pass's Dump, so the module sits
+    between the last two Dumps: text after the one before, not more of its IR."""
+    printed = b"*** IR Dump After PrintModulePass on [module] ***\n" + MODULE
+    verifier = b"*** IR Dump After VerifierPass on [module] ***\n" + MODULE
+    tl = _read(FUNCTION_DUMP.replace(b"; ***", b"***") + verifier + MODULE + printed)
+    assert [d.arg for d in tl.dumps] == ["InstCombinePass", "VerifierPass", "PrintModulePass"]
+    assert tl.raw(tl.dumps[1]) == tl.raw(tl.dumps[2]) == MODULE
+    module_lines = [ln for ln in MODULE.decode().splitlines() if ln]
+    assert [(m.after, m.text) for m in tl.messages] == [(1, ln) for ln in module_lines]
+    assert tl.change_states()[2] == "unchanged"  # printing the module changes nothing
+
+
 def test_the_module_printed_after_each_appended_llvm_compile_is_its_text() -> None:
     """`opt -S ... >> log 2>&1` run after run: each run's module after its last Dump."""
     passes = (b"SROAPass", b"EarlyCSEPass", b"InstCombinePass")

@@ -127,7 +127,23 @@ VPLAN = (
 # `{` or `digraph` line opens it, a column-0 `}` closes it, as IR closes.
 JSON = b'{\n  "num_warps": 4,\n  "num_stages": 3\n}\n'
 GRAPH = b'digraph G {\n  compound = true;\n  subgraph cluster_1 {\n    v2 [label = "func.func"];\n  }\n}\n'
+# The same of any size: their opening line more than 256 bytes before their last (a
+# config's many keys; `opt -dot-cfg`'s graph, its edges after its nodes).
+JSON_LONG = (
+    b"{\n"
+    + b"".join(b'  "option_%02d": %d,\n' % (k, k) for k in range(20))
+    + b'  "num_stages": 3\n}\n'
+)
+GRAPH_LONG = (
+    b"digraph \"CFG for 'sum' function\" {\n\tlabel=\"CFG for 'sum' function\";\n\n"
+    + b"".join(b'\tNode0x%04x [shape=record,color="#b70d28ff",label="{%%%d}"];\n' % (k, k) for k in range(3))
+    + b"".join(b"\tNode0x%04x -> Node0x%04x;\n" % (k, k + 1) for k in range(12))
+    + b"}\n"
+)  # fmt: skip
 MLIR_FN = b"func.func @f() {\n  return\n}\n"
+MLIR_FN_DUMP = (
+    b"// -----// IR Dump After CSE (cse) ('func.func' operation: @f) //----- //\n" + MLIR_FN + b"\n"
+)
 # A program whose strings hold a printer's banners (LLVM's own, compiled with its dumps on):
 # the IR holds them inside a string constant, after other text on the line.
 LLVM_STRINGS = (
@@ -221,6 +237,16 @@ FORMS = [
      b"// -----// IR Dump After CSE (cse) ('func.func' operation: @f) //----- //\n" + MLIR_FN + b"\n" + JSON + b"\n",
      [("CSE", "cse", "after", "func.func @f", "func.func @f", "", MLIR_FN)],
      [("text", line.decode()) for line in JSON.splitlines()]),
+    ("long json object printed after llvm ir", "llvm", JSON_LONG, [],
+     [("text", line.decode()) for line in JSON_LONG.splitlines()]),
+    ("long graph printed after llvm ir", "llvm", GRAPH_LONG, [],
+     [("text", line.decode()) for line in GRAPH_LONG.splitlines() if line]),
+    ("long json object printed after an mlir function's ir", "mlir", MLIR_FN_DUMP + JSON_LONG + b"\n",
+     [("CSE", "cse", "after", "func.func @f", "func.func @f", "", MLIR_FN)],
+     [("text", line.decode()) for line in JSON_LONG.splitlines()]),
+    ("long graph printed after an mlir function's ir", "mlir", MLIR_FN_DUMP + GRAPH_LONG + b"\n",
+     [("CSE", "cse", "after", "func.func @f", "func.func @f", "", MLIR_FN)],
+     [("text", line.decode()) for line in GRAPH_LONG.splitlines() if line]),
     ("bishengir note", "mlir",
      b"[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.\n", [],
      [("note", "[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.")]),

@@ -179,16 +179,19 @@ _NOT_LLVM_IR = re.compile(
 )
 
 
-def llvm_ir_stop(data: bytes, body_start: int, text_start: int, region_end: int) -> int:
+def llvm_ir_stop(
+    data: bytes, body_start: int, text_start: int, region_end: int, truncated: bool = False
+) -> int:
     """Where LLVM IR read as [body_start, text_start) must end at the latest: the start of
     its first column-0 line that no LLVM IR holds; else `text_start`. Looked for only where
-    text may be in it (messages follow it, or its last lines open a brace: a graph or JSON
-    object that ends in `}`), and only after its first function closes: a Dump's IR is
+    text may be in it (messages follow it, it reads as cut short: the assembly `llc -o -`
+    prints after it, or its last lines open a brace: a graph or JSON object that ends in
+    `}`), and only after its first function closes: a Dump's IR is
     printed whole, with no text inside. Machine code (`# Machine code for function`, MIR)
     has column-0 lines of its own."""
     if data[body_start : body_start + 1] in (b"#", b"-"):
         return text_start
-    if text_start == region_end:
+    if text_start == region_end and not truncated:
         tail = data[max(body_start, text_start - 256) : text_start]
         # a brace opened near the end, or a last `}` that closes no function (its line
         # before is none of a function's last lines): a graph or JSON object of any size

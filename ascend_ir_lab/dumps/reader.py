@@ -444,7 +444,7 @@ def _llvm_split(
     `-stop-after`, read as more of it)."""
     found = split_region(data, body_start, region_end, family, loop)
     if not loop:  # a function's or module's IR, where a pass's debug output may follow it
-        stop = llvm_ir_stop(data, body_start, found[1], region_end)
+        stop = llvm_ir_stop(data, body_start, found[1], region_end, found[2])
         if stop < found[0]:
             return split_region(data, body_start, stop, family)
     if data[body_start : body_start + 14] != b"# Machine code":

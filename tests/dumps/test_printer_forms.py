@@ -141,6 +141,15 @@ GRAPH_LONG = (
     + b"}\n"
 )  # fmt: skip
 MLIR_FN = b"func.func @f() {\n  return\n}\n"
+# `llc -print-after=codegenprepare -o - 2>&1`: the assembly written to stdout at exit lands
+# after the last Dump, an IR one: its lines tab-indented, its labels commented with `#`.
+LLVM_FN = b"define i32 @sum(i32 %n) {\nentry:\n  ret i32 %n\n}\n"
+ASM = (
+    b'\t.text\n\t.file\t"k.ll"\n\t.globl\tsum                             # -- Begin function sum\n'
+    b"\t.type\tsum,@function\nsum:                                    # @sum\n\t.cfi_startproc\n"
+    b"# %bb.0:                                # %entry\n\tmovl\t%edi, %eax\n\tretq\n.Lfunc_end0:\n"
+    b"\t.size\tsum, .Lfunc_end0-sum\n\t.cfi_endproc\n                                        # -- End function\n"
+)
 MLIR_FN_DUMP = (
     b"// -----// IR Dump After CSE (cse) ('func.func' operation: @f) //----- //\n" + MLIR_FN + b"\n"
 )
@@ -247,6 +256,10 @@ FORMS = [
     ("long graph printed after an mlir function's ir", "mlir", MLIR_FN_DUMP + GRAPH_LONG + b"\n",
      [("CSE", "cse", "after", "func.func @f", "func.func @f", "", MLIR_FN)],
      [("text", line.decode()) for line in GRAPH_LONG.splitlines() if line]),
+    ("assembly printed after llvm ir (llc -o -)", "llvm",
+     b"*** IR Dump After CodeGen Prepare (codegenprepare) ***\n" + LLVM_FN + ASM,
+     [("CodeGen Prepare", "codegenprepare", "after", "function @sum", "function @sum", "", LLVM_FN)],
+     [("text", line.decode()) for line in ASM.splitlines()]),
     ("bishengir note", "mlir",
      b"[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.\n", [],
      [("note", "[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.")]),

@@ -46,7 +46,8 @@ _LEVELS = (
     (re.compile(rb"\berror\b|\[ERROR\]|^Traceback|^LLVM ERROR|Error:", re.I), "error"),
     # `(?<=\w)Warning: `, not `\w+Warning: `: that retries every letter of a 1 MB word
     (re.compile(rb"\bwarning\b|\[WARN(?:ING)?\]|(?<=\w)Warning: ", re.I), "warning"),
-    (re.compile(rb"\bnote\b|\bremark\b|\[NOTE\]"), "note"),
+    # not an ELF section's name (`.section ".note.GNU-stack"`, in every `llc -o -`)
+    (re.compile(rb"(?<!\.)\bnote\b|\bremark\b|\[NOTE\]"), "note"),
     (re.compile(rb"\[INFO\]|^INFO\b"), "info"),
 )
 

@@ -149,6 +149,7 @@ ASM = (
     b"\t.type\tsum,@function\nsum:                                    # @sum\n\t.cfi_startproc\n"
     b"# %bb.0:                                # %entry\n\tmovl\t%edi, %eax\n\tretq\n.Lfunc_end0:\n"
     b"\t.size\tsum, .Lfunc_end0-sum\n\t.cfi_endproc\n                                        # -- End function\n"
+    b'\t.section\t".note.GNU-stack","",@progbits\n'
 )
 MLIR_FN_DUMP = (
     b"// -----// IR Dump After CSE (cse) ('func.func' operation: @f) //----- //\n" + MLIR_FN + b"\n"

@@ -46,7 +46,8 @@ _LEVELS = (
     (re.compile(rb"\berror\b|\[ERROR\]|^Traceback|^LLVM ERROR|Error:", re.I), "error"),
     # `(?<=\w)Warning: `, not `\w+Warning: `: that retries every letter of a 1 MB word
     (re.compile(rb"\bwarning\b|\[WARN(?:ING)?\]|(?<=\w)Warning: ", re.I), "warning"),
-    (re.compile(rb"\bnote\b|\bremark\b|\[NOTE\]"), "note"),
+    # not an ELF section's name (`.section ".note.GNU-stack"`, in every `llc -o -`)
+    (re.compile(rb"(?<!\.)\bnote\b|\bremark\b|\[NOTE\]"), "note"),
     (re.compile(rb"\[INFO\]|^INFO\b"), "info"),
 )
 
@@ -179,24 +180,39 @@ _NOT_LLVM_IR = re.compile(
 )
 
 
-def llvm_ir_stop(data: bytes, body_start: int, text_start: int, region_end: int) -> int:
+def llvm_ir_stop(
+    data: bytes, body_start: int, text_start: int, region_end: int, truncated: bool = False
+) -> int:
     """Where LLVM IR read as [body_start, text_start) must end at the latest: the start of
     its first column-0 line that no LLVM IR holds; else `text_start`. Looked for only where
-    text may be in it (messages follow it, or its last lines open a brace: a graph or JSON
-    object that ends in `}`), and only after its first function closes: a Dump's IR is
+    text may be in it (messages follow it, it reads as cut short: the assembly `llc -o -`
+    prints after it, or its last lines open a brace: a graph or JSON object that ends in
+    `}`), and only after its first function closes: a Dump's IR is
     printed whole, with no text inside. Machine code (`# Machine code for function`, MIR)
     has column-0 lines of its own."""
     if data[body_start : body_start + 1] in (b"#", b"-"):
         return text_start
-    if (
-        text_start == region_end
-        and data.find(b"{", max(body_start, text_start - 256), text_start) < 0
-    ):
-        return text_start
+    if text_start == region_end and not truncated:
+        tail = data[max(body_start, text_start - 256) : text_start]
+        # a brace opened near the end, or a last `}` that closes no function (its line
+        # before is none of a function's last lines): a graph or JSON object of any size
+        if b"{" not in tail and (
+            not tail.rstrip().endswith(b"\n}") or _FUNCTION_END.search(tail) is not None
+        ):
+            return text_start
     m = _NOT_LLVM_IR.search(data, _first_close(data, body_start, text_start), text_start)
     if m is None or data.rfind(b"\n# Machine code for function ", body_start, m.start()) >= 0:
         return text_start
     return m.start() + 1
+
+
+# A function's last lines: its terminator (a multi-line one's last line: a switch's `]`,
+# an invoke's or callbr's `to label`) or a trailing `uselistorder`, then its closing brace.
+_FUNCTION_END = re.compile(
+    rb"\n(?:  (?:%[^\n=]+ = )?(?:ret|br|switch|indirectbr|invoke|callbr|resume|catchswitch"
+    rb"|catchret|cleanupret|unreachable|uselistorder)\b[^\n]*|  \]|[ \t]+to label [^\n]*)"
+    rb"\r?\n\}\s*\Z"
+)
 
 
 def _first_close(data: bytes, lo: int, hi: int) -> int:

@@ -234,17 +234,21 @@ class LogBuilder:
         """A log whose lines carry prefixes: each stream read as a log of its own."""
         out = LogIndex()
         streams = split_streams(data, patterns)
+        plain_dumps = False  # whether the lines without a prefix (read first) hold Dumps
         for k, stream in enumerate(streams):
             if not stream.text:
                 continue
-            # two streams or more: each a stage of its own, named by its tag (`log-rank0`)
-            name = stage if k == 0 or len(streams) < 3 else f"{stage}-{stream_tag(stream, k)}"
+            # two streams of Dumps or more (the plain lines' one of them): each a stage of
+            # its own, named by its tag (`log-rank0`); one alone keeps the log's name
+            alone = len(streams) < 3 and not plain_dumps
+            name = stage if k == 0 or alone else f"{stage}-{stream_tag(stream, k)}"
             idx = to_source(index_log(stream.text, stage=name, log_id=0), stream)
             if stream.pattern is not None:
                 self.streams[len(self.logs)] = stream
             self._add_index(path, data, name, idx, stream.prefix.decode("utf-8", "replace"))
             out.dumps.extend(idx.dumps)
             out.messages.extend(idx.messages)
+            plain_dumps = plain_dumps or (k == 0 and bool(idx.dumps))
         named = [_shown(s.prefix.decode("utf-8", "replace")) for s in streams[1:]]
         shown = ", ".join(repr(n) for n in named[:4]) + (" ..." if len(named) > 4 else "")
         self.warnings.append(f"{path}: every line carries a prefix ({shown}); read without it")

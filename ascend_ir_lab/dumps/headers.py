@@ -404,5 +404,19 @@ def _unit_scope_kind(kind: str, name: str) -> str:
     if kind in ("scc", "cgscc"):
         return f"cgscc {name if name.startswith('(') else '(' + name + ')'}"
     if kind == "loop":
-        return f"loop {name}"
+        return f"loop {_loop_operand(name)}"
     return "module"
+
+
+_BARE_NAME = re.compile(r"[-\w$.]+")
+
+
+def _loop_operand(name: str) -> str:
+    """A loop's header as an operand (`%for.body`): LLVM 11's new pass manager names it by
+    the header's bare name (`(loop: for.body)`), later ones as an operand; the loop of an
+    unnamed header `<unnamed>`, as `on <unnamed loop>` names it."""
+    if name == "<unnamed loop>":
+        return "<unnamed>"
+    if name.startswith(("%", "<")):
+        return name
+    return f"%{name}" if _BARE_NAME.fullmatch(name) else f'%"{name}"'

@@ -245,17 +245,27 @@ def _output_may_follow(data: bytes, dump: Dump) -> bool:
     """Whether a Dump's region may hold the tool's output after its IR (stdout flushed in
     blocks between Dumps, `--split-input-file` with no `-o`), from its last bytes alone: IR
     read as cut short (a header glued to that output), no blank line after it (MLIR prints
-    one, a module two), a function's IR that ends as a module does (its last op is its
-    terminator, never a `  }`) or holds a column-0 `{` near its end that opens no resource
+    one, a module two), a function's IR whose last `}` follows no terminator (its last op
+    is one, never a `  }` as a module's, a JSON object's member or a graph's statement:
+    output of any size) or that holds a column-0 `{` near its end that opens no resource
     blob (a JSON object printed after it)."""
     if dump.truncated or dump.end == dump.body_end:
         return True
     if dump.holds == "builtin.module":
         return dump.end - dump.body_end < 2 or data[dump.end - 2 : dump.end] == b"\r\n"
-    if data[dump.body_end - 7 : dump.body_end] == b"\n  }\n}\n":
+    tail = data[max(dump.body_start, dump.body_end - 256) : dump.body_end]
+    if tail.rstrip().endswith(b"\n}") and _TERMINATOR_END.search(tail) is None:
         return True
     brace = data.rfind(b"{", max(dump.body_start + 1, dump.body_end - 256), dump.body_end)
     return brace > 0 and data[brace - 1] == 10 and data[brace + 1 : brace + 3] != b"-#"
+
+
+# An op's last lines: its terminator, an op at the first indent (`  return`, `  tt.return
+# %0 : i32`, `  "func.return"() : () -> ()`), then its closing brace. No graph statement
+# (`  v1 -> v2;`) or JSON member (`  "num_warps": 4`) reads so.
+_TERMINATOR_END = re.compile(
+    rb'\n  (?:"[\w$.]+"\(|[a-z_][\w$]*(?:\.[\w$]+)*(?=[ \r\n]))[^\n;]*\r?\n\}\s*\Z'
+)
 
 
 # Where the one op a Dump prints is done: two blank lines; one before a column-0 line that
@@ -434,7 +444,7 @@ def _llvm_split(
     `-stop-after`, read as more of it)."""
     found = split_region(data, body_start, region_end, family, loop)
     if not loop:  # a function's or module's IR, where a pass's debug output may follow it
-        stop = llvm_ir_stop(data, body_start, found[1], region_end)
+        stop = llvm_ir_stop(data, body_start, found[1], region_end, found[2])
         if stop < found[0]:
             return split_region(data, body_start, stop, family)
     if data[body_start : body_start + 14] != b"# Machine code":

@@ -124,6 +124,26 @@ def test_prefixed_lines_and_plain_lines_of_one_file(tmp_path: Path) -> None:
     ]  # fmt: skip
 
 
+def test_prefixed_dumps_between_plain_dumps_are_a_stage_of_their_own(tmp_path: Path) -> None:
+    # a script's own compile prints plain dumps; the one it launched prints `[rank0]:` ones
+    ranked = b"".join(b"[rank0]:" + line for line in (C + B).splitlines(keepends=True))
+    data = A + ranked + B
+    tl = _read(tmp_path, data)
+    got = [(d.stage, d.label, tl.raw(d)) for d in tl.dumps]
+    assert got == [
+        ("log", "cse", IR_A), ("log", "canonicalize", IR_B),
+        ("log-rank0", "sccp", IR_B), ("log-rank0", "canonicalize", IR_B),
+    ]  # fmt: skip
+    assert tl.stages == ["log", "log-rank0"]
+    assert tl.select("log-rank0:canonicalize") is tl.dumps[3]
+    # each stream's states follow its own: the plain canonicalize follows the plain cse
+    assert tl.previous(1) is tl.dumps[0]
+    assert tl.previous(2) is None and tl.previous(3) is tl.dumps[2]
+    assert [data[d.start : d.body_start] for d in tl.dumps[2:]] == [
+        b"[rank0]:" + C.split(b"\n")[0] + b"\n", b"[rank0]:" + B.split(b"\n")[0] + b"\n"
+    ]  # fmt: skip
+
+
 # (name, the bytes between the first ordinary dump and the middle one's header line,
 #  the Messages they make as (level, text))
 GLUED = [

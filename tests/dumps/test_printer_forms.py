@@ -127,7 +127,33 @@ VPLAN = (
 # `{` or `digraph` line opens it, a column-0 `}` closes it, as IR closes.
 JSON = b'{\n  "num_warps": 4,\n  "num_stages": 3\n}\n'
 GRAPH = b'digraph G {\n  compound = true;\n  subgraph cluster_1 {\n    v2 [label = "func.func"];\n  }\n}\n'
+# The same of any size: their opening line more than 256 bytes before their last (a
+# config's many keys; `opt -dot-cfg`'s graph, its edges after its nodes).
+JSON_LONG = (
+    b"{\n"
+    + b"".join(b'  "option_%02d": %d,\n' % (k, k) for k in range(20))
+    + b'  "num_stages": 3\n}\n'
+)
+GRAPH_LONG = (
+    b"digraph \"CFG for 'sum' function\" {\n\tlabel=\"CFG for 'sum' function\";\n\n"
+    + b"".join(b'\tNode0x%04x [shape=record,color="#b70d28ff",label="{%%%d}"];\n' % (k, k) for k in range(3))
+    + b"".join(b"\tNode0x%04x -> Node0x%04x;\n" % (k, k + 1) for k in range(12))
+    + b"}\n"
+)  # fmt: skip
 MLIR_FN = b"func.func @f() {\n  return\n}\n"
+# `llc -print-after=codegenprepare -o - 2>&1`: the assembly written to stdout at exit lands
+# after the last Dump, an IR one: its lines tab-indented, its labels commented with `#`.
+LLVM_FN = b"define i32 @sum(i32 %n) {\nentry:\n  ret i32 %n\n}\n"
+ASM = (
+    b'\t.text\n\t.file\t"k.ll"\n\t.globl\tsum                             # -- Begin function sum\n'
+    b"\t.type\tsum,@function\nsum:                                    # @sum\n\t.cfi_startproc\n"
+    b"# %bb.0:                                # %entry\n\tmovl\t%edi, %eax\n\tretq\n.Lfunc_end0:\n"
+    b"\t.size\tsum, .Lfunc_end0-sum\n\t.cfi_endproc\n                                        # -- End function\n"
+    b'\t.section\t".note.GNU-stack","",@progbits\n'
+)
+MLIR_FN_DUMP = (
+    b"// -----// IR Dump After CSE (cse) ('func.func' operation: @f) //----- //\n" + MLIR_FN + b"\n"
+)
 # A program whose strings hold a printer's banners (LLVM's own, compiled with its dumps on):
 # the IR holds them inside a string constant, after other text on the line.
 LLVM_STRINGS = (
@@ -221,6 +247,20 @@ FORMS = [
      b"// -----// IR Dump After CSE (cse) ('func.func' operation: @f) //----- //\n" + MLIR_FN + b"\n" + JSON + b"\n",
      [("CSE", "cse", "after", "func.func @f", "func.func @f", "", MLIR_FN)],
      [("text", line.decode()) for line in JSON.splitlines()]),
+    ("long json object printed after llvm ir", "llvm", JSON_LONG, [],
+     [("text", line.decode()) for line in JSON_LONG.splitlines()]),
+    ("long graph printed after llvm ir", "llvm", GRAPH_LONG, [],
+     [("text", line.decode()) for line in GRAPH_LONG.splitlines() if line]),
+    ("long json object printed after an mlir function's ir", "mlir", MLIR_FN_DUMP + JSON_LONG + b"\n",
+     [("CSE", "cse", "after", "func.func @f", "func.func @f", "", MLIR_FN)],
+     [("text", line.decode()) for line in JSON_LONG.splitlines()]),
+    ("long graph printed after an mlir function's ir", "mlir", MLIR_FN_DUMP + GRAPH_LONG + b"\n",
+     [("CSE", "cse", "after", "func.func @f", "func.func @f", "", MLIR_FN)],
+     [("text", line.decode()) for line in GRAPH_LONG.splitlines() if line]),
+    ("assembly printed after llvm ir (llc -o -)", "llvm",
+     b"*** IR Dump After CodeGen Prepare (codegenprepare) ***\n" + LLVM_FN + ASM,
+     [("CodeGen Prepare", "codegenprepare", "after", "function @sum", "function @sum", "", LLVM_FN)],
+     [("text", line.decode()) for line in ASM.splitlines()]),
     ("bishengir note", "mlir",
      b"[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.\n", [],
      [("note", "[NOTE] Ub overflow detected; automatically set enable-code-motion to false and retrying compilation.")]),
